@@ -1,0 +1,33 @@
+# cmake -DPROGRAM=... -DACTUAL=file [-DEXPECTED=file] -P this
+#
+# Runs PROGRAM with its standard output in ACTUAL; fails if it exits non-zero, and, when
+# EXPECTED is given, fails with a unified diff unless ACTUAL and EXPECTED are byte for byte equal.
+foreach(var IN ITEMS PROGRAM ACTUAL)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "compare_output.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+# OUTPUT_FILE keeps the bytes exactly as written (a CMake variable would not keep NULs).
+execute_process(COMMAND "${PROGRAM}" RESULT_VARIABLE result OUTPUT_FILE "${ACTUAL}"
+                ERROR_VARIABLE errors)
+if(errors)
+  message("standard error of ${PROGRAM}:\n${errors}")
+endif()
+if(NOT result EQUAL 0)
+  file(READ "${ACTUAL}" output)
+  message("standard output of ${PROGRAM}:\n${output}")
+  message(FATAL_ERROR "${PROGRAM} exited with ${result}")
+endif()
+if(NOT EXPECTED)
+  return()
+endif()
+
+execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${EXPECTED}" "${ACTUAL}"
+                RESULT_VARIABLE differ)
+if(differ)
+  # Printed as it is: FATAL_ERROR's formatting would space the diff's lines apart.
+  execute_process(COMMAND diff -u "${EXPECTED}" "${ACTUAL}" OUTPUT_VARIABLE diff)
+  message("${diff}")
+  message(FATAL_ERROR "the output of ${PROGRAM} differs from ${EXPECTED} (diff above)")
+endif()

@@ -1,0 +1,19 @@
+# Every third-party dependency, found once, as imported targets.
+
+find_package(Boost 1.74 REQUIRED)  # header-only parts: Spirit X3, Hana -> Boost::headers
+find_package(Threads REQUIRED)
+
+# The kernel shim will link these; found now so a missing package fails at configure time.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBBPF REQUIRED IMPORTED_TARGET libbpf)  # PkgConfig::LIBBPF
+pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)  # PkgConfig::LIBELF
+
+if(DTPP_TESTS)
+  # Catch2 2.13 (Debian 12). Its package config puts Catch.cmake on CMAKE_MODULE_PATH.
+  find_package(Catch2 2 REQUIRED)
+  include(Catch)
+endif()
+
+if(DTPP_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
