@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Usage: scripts/build.sh [build-dir] [extra cmake args...]
+# Configures and builds dtpp (RelWithDebInfo unless the extra args say otherwise).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build_dir=${1:-build}
+shift || true
+
+# test.sh sets DTPP_SETUP_DONE after running setup once for its two builds.
+[ -n "${DTPP_SETUP_DONE:-}" ] || bash scripts/setup.sh
+
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+# -j2 at most: the machines this runs on are small and often shared.
+cmake --build "$build_dir" -j2
