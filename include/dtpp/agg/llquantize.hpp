@@ -119,6 +119,7 @@ struct llquantize_params {
       const auto width = order_width(m);
       for (auto v = power(m); v < power(m + 1); v += width) out.push_back(v);
     }
+    out.push_back(power(high + 1u));
     return out;
   }
 
