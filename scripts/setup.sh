@@ -38,7 +38,9 @@ if mountpoint -q /sys/kernel/tracing; then
 elif [ "$(id -u)" -ne 0 ]; then
   echo "setup: note: tracefs is not mounted at /sys/kernel/tracing and mounting it needs root;" \
     "kernel tracing will not work until it is" >&2
-elif ! mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+elif mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+  echo "setup: mounted tracefs at /sys/kernel/tracing"
+else
   echo "setup: note: could not mount tracefs at /sys/kernel/tracing (a container without" \
     "CAP_SYS_ADMIN?); kernel tracing will not work here, everything else will" >&2
 fi
