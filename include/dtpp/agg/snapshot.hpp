@@ -82,3 +82,25 @@ class snapshot {
 };
 
 }  // namespace dtpp::agg
+
+namespace dtpp {
+
+/// Walks several snapshots that share a key type in one order, as libdtrace's walkers do over
+/// all aggregations: visitor(key fields..., value) with the value of whichever aggregation the
+/// row belongs to (so a visitor over different functions takes `const auto&`).
+template <class Visitor, class Fn, class Key, class... Fns>
+void walk(order o, const sort_options& options, Visitor&& visitor,
+          const agg::snapshot<Fn, Key>& first, const agg::snapshot<Fns, Key>&... rest) {
+  const agg::table<Key>* tables[] = {&first.data(), &rest.data()...};
+  for (const agg::row_ref r : agg::walk_rows<Key>(tables, o, options)) {
+    std::uint32_t index = 0;
+    const auto visit_if_mine = [&](const auto& snap) {
+      if (index++ == r.table)
+        agg::detail::invoke_with_key(visitor, snap.key(r.row), snap.value(r.row));
+    };
+    visit_if_mine(first);
+    (visit_if_mine(rest), ...);
+  }
+}
+
+}  // namespace dtpp
