@@ -1,6 +1,6 @@
-# cmake -DPROGRAM=... -DACTUAL=file [-DEXPECTED=file] -P this
+# cmake -DPROGRAM=... -DACTUAL=file [-DEXPECTED=file] [-DARGS=a;b] -P this
 #
-# Runs PROGRAM with its standard output in ACTUAL; fails if it exits non-zero, and, when
+# Runs PROGRAM (with the arguments ARGS) with its standard output in ACTUAL; fails if it exits non-zero, and, when
 # EXPECTED is given, fails with a unified diff unless ACTUAL and EXPECTED are byte for byte equal.
 foreach(var IN ITEMS PROGRAM ACTUAL)
   if(NOT DEFINED ${var})
@@ -9,7 +9,7 @@ foreach(var IN ITEMS PROGRAM ACTUAL)
 endforeach()
 
 # OUTPUT_FILE keeps the bytes exactly as written (a CMake variable would not keep NULs).
-execute_process(COMMAND "${PROGRAM}" RESULT_VARIABLE result OUTPUT_FILE "${ACTUAL}"
+execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE result OUTPUT_FILE "${ACTUAL}"
                 ERROR_VARIABLE errors)
 if(errors)
   message("standard error of ${PROGRAM}:\n${errors}")
