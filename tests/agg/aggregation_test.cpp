@@ -213,3 +213,15 @@ TEST_CASE("descriptors carry the function and key types", "[agg][aggregation]") 
   aggregation<Count> first, second;
   CHECK(first.varid() < second.varid());
 }
+
+TEST_CASE("keys that differ only in high bits or late bytes stay apart", "[agg][aggregation]") {
+  aggregation<Count, std::uint64_t> spaced;
+  aggregation<Count, std::string> names;
+  for (std::uint64_t i = 0; i < 4096; ++i) {
+    spaced.at(i << 40).add();
+    spaced.at(i << 20).add();
+    names.at("a_rather_long_common_prefix_" + std::to_string(i)).add();
+  }
+  CHECK(spaced.snapshot().size() == 2 * 4096 - 1);  // 0 appears in both series
+  CHECK(names.snapshot().size() == 4096);
+}

@@ -15,6 +15,7 @@
 
 #include "dtpp/agg/functions.hpp"
 #include "dtpp/agg/key.hpp"
+#include "dtpp/agg/key_index.hpp"
 #include "dtpp/agg/shard.hpp"
 #include "dtpp/agg/snapshot.hpp"
 #include "dtpp/agg/thread_index.hpp"
@@ -25,6 +26,11 @@ namespace agg::detail {
 inline std::atomic<std::uint32_t>& next_varid() {
   static std::atomic<std::uint32_t> id{1};
   return id;
+}
+// Names an aggregation for the per-thread shard cache; never reused, unlike addresses.
+inline std::uint64_t next_instance() {
+  static std::atomic<std::uint64_t> id{1};
+  return id++;
 }
 }  // namespace agg::detail
 
@@ -88,7 +94,10 @@ class aggregation {
     requires std::default_initializable<Fn>
       : aggregation(Fn{}) {}
   explicit aggregation(Fn fn, std::string name = "")
-      : fn_(std::move(fn)), name_(std::move(name)), varid_(agg::detail::next_varid()++) {}
+      : fn_(std::move(fn)),
+        name_(std::move(name)),
+        varid_(agg::detail::next_varid()++),
+        instance_(agg::detail::next_instance()) {}
   explicit aggregation(std::string name)
     requires std::default_initializable<Fn>
       : aggregation(Fn{}, std::move(name)) {}
@@ -110,17 +119,15 @@ class aggregation {
     static_assert(sizeof...(Args) == sizeof...(Keys),
                   "dtpp: at() takes exactly one argument per key of the aggregation");
     const auto view = make_view(keys...);
+    const auto hash = traits::hash(view);
     shard_type& s = this_shard();
-    std::uint64_t* data = s.find_or_add(view, traits::hash(view), [&](std::uint64_t* d) {
-      fn_.init(d + 1);
-      agg::detail::store(d[0], generation());
-    });
+    std::uint64_t* data = s.find(view, hash);
+    if (data == nullptr) [[unlikely]]
+      data = add_row(s, view, hash);
     // A clear() since this row's last update restarts it from the function's initial value.
     const auto gen = generation();
-    if (agg::detail::load(data[0]) != gen) {
-      fn_.init(data + 1);
-      std::atomic_ref<std::uint64_t>(data[0]).store(gen, std::memory_order_release);
-    }
+    if (agg::detail::load(data[0]) != gen) [[unlikely]]
+      restart_row(data, gen);
     return slot(&fn_, data + 1);
   }
 
@@ -140,8 +147,8 @@ class aggregation {
         const std::uint64_t* data = s.data(i);
         const auto g = row_generation(data);
         if (g == removed) continue;
-        const auto row = t.add_row(s.key(i));
-        if (g == gen) fn_.merge(t.words(row).data(), data + 1);
+        if (g == gen) t.add_row(s.key(i), data + 1);
+        else t.add_row(s.key(i));  // cleared: the key stays with initial values
       }
     } else {
       agg::detail::key_index<key_type, std::size_t> rows;
@@ -228,15 +235,41 @@ class aggregation {
     std::atomic_ref<std::uint64_t>(data[0]).store(removed, std::memory_order_relaxed);
   }
 
+  // The hot path is at(), this_shard() and shard::find(); whatever runs once per new key, new
+  // thread or clear() stays out of line.
+  template <class View>
+  [[gnu::noinline]] std::uint64_t* add_row(shard_type& s, const View& view, std::uint64_t hash) {
+    return s.add(view, hash, [&](std::uint64_t* d) {
+      fn_.init(d + 1);
+      agg::detail::store(d[0], generation());
+    });
+  }
+  [[gnu::noinline]] void restart_row(std::uint64_t* data, std::uint64_t gen) {
+    fn_.init(data + 1);
+    std::atomic_ref<std::uint64_t>(data[0]).store(gen, std::memory_order_release);
+  }
+
+  // Plain thread_locals (no guard or constructor call): the shard this thread used last, and the
+  // aggregation it belongs to, named by an id that is never reused.
+  static inline thread_local std::uint64_t cached_instance_ = 0;
+  static inline thread_local shard_type* cached_shard_ = nullptr;
+
   shard_type& this_shard() {
-    // A plain thread_local integer: no guard or constructor call on the hot path.
+    if (cached_instance_ == instance_) [[likely]]
+      return *cached_shard_;
+    return find_shard();
+  }
+
+  [[gnu::noinline]] shard_type& find_shard() {
     thread_local std::size_t index = std::numeric_limits<std::size_t>::max();
     if (index == std::numeric_limits<std::size_t>::max()) index = agg::detail::thread_index();
-    auto* page = pages_[index / page_size].load(std::memory_order_acquire);
-    if (page != nullptr) {
-      if (auto* s = page[index % page_size].load(std::memory_order_acquire)) return *s;
-    }
-    return add_shard(index);
+    shard_type* s = nullptr;
+    if (auto* page = pages_[index / page_size].load(std::memory_order_acquire))
+      s = page[index % page_size].load(std::memory_order_acquire);
+    if (s == nullptr) s = &add_shard(index);
+    cached_instance_ = instance_;
+    cached_shard_ = s;
+    return *s;
   }
 
   shard_type& add_shard(std::size_t index) {
@@ -270,6 +303,7 @@ class aggregation {
   Fn fn_;
   std::string name_;
   std::uint32_t varid_;
+  std::uint64_t instance_;
   std::atomic<std::uint64_t> generation_{1};
   std::atomic<std::uint64_t> normal_{1};
   std::atomic<std::atomic<shard_type*>*> pages_[pages] = {};

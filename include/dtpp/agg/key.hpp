@@ -11,7 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -99,7 +99,56 @@ template <integer_field T>
 std::uint64_t field_hash(T v) {
   return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
 }
-inline std::uint64_t field_hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+// Eight bytes at a time, the tail read as one overlapping word, so that short keys (names,
+// paths) hash in a few multiplications with no byte loop.
+inline std::uint64_t load_bytes(const char* p, std::size_t n) {
+  std::uint64_t w = 0;
+  if (n == 8) {
+    std::memcpy(&w, p, 8);
+  } else if (n >= 4) {
+    std::uint32_t low, high;
+    std::memcpy(&low, p, 4);
+    std::memcpy(&high, p + n - 4, 4);
+    w = std::uint64_t{high} << 32 | low;
+  } else if (n > 0) {
+    w = std::uint64_t{static_cast<unsigned char>(p[0])} << 16 |
+        std::uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+        static_cast<unsigned char>(p[n - 1]);
+  }
+  return w;
+}
+inline std::uint64_t field_hash(std::string_view s) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n > 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  // The last (up to) eight bytes: overlapping the previous word when the string is long enough.
+  const std::uint64_t tail = s.size() >= 8 ? load_bytes(s.data() + s.size() - 8, 8) : load_bytes(p, n);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 32;
+  h *= 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 29);
+}
+
+template <integer_field T>
+bool field_equal(T a, T b) {
+  return a == b;
+}
+// Short strings compare as at most two overlapping words, with no call to memcmp.
+inline bool field_equal(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+  if (n > 8)
+    return load_bytes(a.data(), 8) == load_bytes(b.data(), 8) &&
+           load_bytes(a.data() + n - 8, 8) == load_bytes(b.data() + n - 8, 8);
+  return load_bytes(a.data(), n) == load_bytes(b.data(), n);
+}
 
 // DTrace orders integer records as unsigned values of their size, strings bytewise.
 template <integer_field T>
@@ -135,6 +184,14 @@ struct key_traits {
 
   template <class K>
   static std::uint64_t hash(const K& key) {
+    // A single field needs no combining: one multiply for an integer, the string hash as it is.
+    if constexpr (integer_field<K>) {
+      const auto bits = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<K>>(key));
+      const std::uint64_t h = (bits ^ (bits >> 32)) * 0x9e3779b97f4a7c15ULL;
+      return h ^ (h >> 32);  // the product's high half reaches the low bits the index uses
+    }
+    else if constexpr (std::same_as<K, std::string_view> || string_field<K>)
+      return detail::field_hash(key);
     std::uint64_t h = 0x9e3779b97f4a7c15ULL;
     detail::for_each_field(key, [&](const auto& f) {
       h = detail::mix(h ^ detail::field_hash(f)) + 0x9e3779b97f4a7c15ULL;
@@ -146,7 +203,7 @@ struct key_traits {
   static bool equal(const Key& a, const K& b) {
     bool same = true;
     detail::for_each_field_pair(a, b, [&](const auto& fa, const auto& fb) {
-      same = same && fa == fb;
+      same = same && detail::field_equal(fa, fb);
     });
     return same;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dtpp/agg/descriptor.hpp"
+#include "dtpp/agg/words.hpp"
 
 namespace dtpp::agg {
 
@@ -59,6 +60,16 @@ class table {
       for (std::size_t s = 0; s < shards_; ++s) fn.init(shard_words(row, s).data());
     });
     return row;
+  }
+
+  /// Appends a row holding a copy of `words` (which may be live: each word is read once,
+  /// atomically). Tables with per-shard parts take add_row(key) and merges instead.
+  std::size_t add_row(Key key, const std::uint64_t* words_in) {
+    keys_.push_back(std::move(key));
+    const auto start = words_.size();
+    words_.resize(start + stride_);
+    for (std::size_t i = 0; i < stride_; ++i) words_[start + i] = detail::load(words_in[i]);
+    return keys_.size() - 1;
   }
 
   void reserve(std::size_t rows) {

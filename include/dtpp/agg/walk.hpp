@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dtpp/agg/table.hpp"
@@ -125,6 +127,23 @@ std::vector<row_ref> walk_rows(std::span<const table<Key>* const> tables, order 
     case order::keyvarrevsorted: o = order::keyvarsorted; reverse = true; break;
     case order::valvarrevsorted: o = order::valvarsorted; reverse = true; break;
     default: break;
+  }
+
+  // One table of integer keys walked by key: the order is that of the keys' unsigned values, so
+  // sort (value, row) pairs in place of rows compared through their tables.
+  if constexpr (integer_field<Key>) {
+    if (tables.size() == 1 && o == order::keysorted) {
+      using bits = std::make_unsigned_t<Key>;
+      std::vector<std::pair<bits, std::uint32_t>> keyed(rows.size());
+      for (std::uint32_t r = 0; r < rows.size(); ++r)
+        keyed[r] = {static_cast<bits>(tables[0]->key(r)), r};
+      if (reverse)
+        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a > b; });
+      else
+        std::sort(keyed.begin(), keyed.end());
+      for (std::size_t i = 0; i < rows.size(); ++i) rows[i].row = keyed[i].second;
+      return rows;
+    }
   }
 
   detail::row_compare<Key> cmp(tables);
