@@ -1,0 +1,79 @@
+// The syntax tree of a D program as the parser builds it; the checker turns it into ir::program.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dtpp::d::ast {
+
+/// A span of the source, as byte offsets [begin, end).
+struct span {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+enum class node_kind : std::uint8_t {
+  integer,      ///< text: the literal as written (digits and suffix)
+  character,    ///< text: the character's value after escapes (one or more bytes)
+  string,       ///< text: the string after escapes
+  identifier,   ///< text: the name
+  macro,        ///< text: "$1", "$$1", "$target", ...
+  aggregation,  ///< text: the name without '@' ("" for @)
+  prefix,       ///< text: the operator ("-", "!", "++", ...); kids: operand
+  postfix,      ///< text: "++" or "--"; kids: operand
+  binary,       ///< text: the operator; kids: left, right
+  conditional,  ///< kids: condition, then, else
+  assign,       ///< text: "=", "+=", ...; kids: target, value
+  call,         ///< kids: callee, arguments...
+  index,        ///< kids: base, keys...
+  member,       ///< text: "." or "->"; kids: base; name: the member
+  cast,         ///< text: the type name; kids: operand
+  sizeof_type,  ///< text: the type name
+  sizeof_expr,  ///< kids: operand
+  stringof,     ///< kids: operand
+};
+
+struct node;
+using node_ptr = std::shared_ptr<node>;
+
+/// One expression node. A single node type keeps the grammar's attributes simple; the checker
+/// dispatches on `kind`.
+struct node {
+  node_kind kind = node_kind::integer;
+  std::string text;
+  std::string name;  ///< member name for node_kind::member
+  std::vector<node_ptr> kids;
+  span where;
+};
+
+/// provider:module:function:name as written, glob characters and macros unexpanded.
+struct probe_description {
+  std::string text;
+  span where;
+};
+
+/// `descriptions /predicate/ { statements }`.
+struct clause {
+  std::vector<probe_description> probes;
+  node_ptr predicate;             ///< null when there is none
+  bool has_body = false;          ///< `BEGIN` alone enables the default action
+  std::vector<node_ptr> statements;
+  span where;
+};
+
+/// `#pragma D option name[=value]`.
+struct pragma {
+  std::string name;
+  std::string value;  ///< empty when none was given
+  bool has_value = false;
+  span where;
+};
+
+struct program {
+  std::vector<std::variant<pragma, clause>> items;
+};
+
+}  // namespace dtpp::d::ast

@@ -1,0 +1,26 @@
+// Parsing D: source text to ast::program, with every syntax error found.
+#pragma once
+
+#include <vector>
+
+#include "dtpp/d/ast.hpp"
+#include "dtpp/d/diagnostic.hpp"
+#include "dtpp/d/source.hpp"
+
+namespace dtpp::d {
+
+struct parse_result {
+  ast::program program;
+  std::vector<diagnostic> errors;  ///< empty when the program parsed
+};
+
+/// Parses a whole script. A clause that fails to parse is reported and skipped up to its
+/// closing brace, so that independent errors further on are reported too. Never throws on bad
+/// input, however malformed. Defined in dtpp/src.hpp (compiled into dtpp::dtpp).
+parse_result parse(const source_file& source);
+
+/// The deepest nesting of brackets and conditionals the parser accepts; deeper input is an error
+/// rather than a stack overflow.
+inline constexpr int max_nesting = 256;
+
+}  // namespace dtpp::d

@@ -1,0 +1,608 @@
+// The D grammar in Boost.Spirit X3, and parse(). Included by dtpp/src.hpp only: X3's templates
+// are instantiated once, in the library, not in every file that parses D.
+#pragma once
+
+#include <boost/fusion/include/at_c.hpp>
+#include <boost/spirit/home/x3.hpp>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "dtpp/d/parser.hpp"
+
+namespace dtpp::d {
+
+namespace parser {
+
+namespace x3 = boost::spirit::x3;
+using iterator = std::string::const_iterator;
+
+// The context gives semantic actions the start of the text (to turn iterators into offsets) and
+// the list errors are added to.
+struct text_tag;
+struct errors_tag;
+
+template <class Context>
+std::uint32_t offset_of(const Context& ctx, iterator it) {
+  const std::string& text = x3::get<text_tag>(ctx).get();
+  return static_cast<std::uint32_t>(it - text.begin());
+}
+
+// Where the text a semantic action's parser matched ends (X3's _where starts there).
+template <class Context>
+std::uint32_t end_of(const Context& ctx) {
+  return offset_of(ctx, x3::_where(ctx).begin());
+}
+
+inline ast::node_ptr make_node(ast::node_kind kind, std::string text, ast::span where,
+                               std::vector<ast::node_ptr> kids = {}) {
+  auto n = std::make_shared<ast::node>();
+  n->kind = kind;
+  n->text = std::move(text);
+  n->kids = std::move(kids);
+  n->where = where;
+  return n;
+}
+
+// Turns the text between quotes into its value; bad escapes are reported.
+template <class Context>
+std::string unescape(const Context& ctx, const std::string& raw, std::uint32_t at) {
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '\\' || i + 1 == raw.size()) {
+      out += raw[i];
+      continue;
+    }
+    const char c = raw[++i];
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'v': out += '\v'; break;
+      case '\\': case '\'': case '"': case '?': out += c; break;
+      case 'x': {
+        int value = 0, digits = 0;
+        while (i + 1 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1])) && digits < 2) {
+          const char h = raw[++i];
+          value = value * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+          ++digits;
+        }
+        if (digits == 0)
+          x3::get<errors_tag>(ctx).get().push_back(
+              {"D_SYNTAX", "\\x used with no following hex digits", {at, at + 1}});
+        out += static_cast<char>(value);
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          int value = c - '0', digits = 1;
+          while (i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7' && digits < 3) {
+            value = value * 8 + (raw[++i] - '0');
+            ++digits;
+          }
+          out += static_cast<char>(value);
+        } else {
+          out += c;  // as DTrace's lexer: an unknown escape stands for the character itself
+        }
+    }
+  }
+  return out;
+}
+
+// ---- tokens --------------------------------------------------------------------------------
+
+const auto word_end = !(x3::alnum | '_');
+
+struct keywords_type : x3::symbols<int> {
+  keywords_type() {
+    for (const char* k : {"auto", "break", "case", "char", "const", "continue", "counter",
+                          "default", "do", "double", "else", "enum", "extern", "float", "for",
+                          "goto", "if", "import", "inline", "int", "long", "offsetof", "probe",
+                          "provider", "register", "restrict", "return", "short",
+                          "signed", "sizeof", "static", "string", "stringof", "struct",
+                          "switch", "translator", "typedef", "union", "unsigned",
+                          "userland", "void", "volatile", "while", "xlate"})
+      add(k, 0);
+  }
+};
+const keywords_type keywords;
+
+// Keywords are not identifiers; self and this are (self->x and this->x are member accesses).
+const auto identifier_text =
+    x3::rule<class identifier_text, std::string>{"identifier"} = x3::lexeme[
+        x3::raw[(x3::alpha | '_') >> *(x3::alnum | '_')] - (keywords >> word_end)];
+
+struct type_words_type : x3::symbols<int> {
+  type_words_type() {
+    for (const char* w : {"char", "short", "int", "long", "signed", "unsigned", "string", "void",
+                          "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+                          "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "size_t",
+                          "ssize_t", "pid_t", "id_t", "uid_t", "gid_t", "processorid_t",
+                          "zoneid_t", "boolean_t", "uchar_t", "ushort_t", "uint_t", "ulong_t",
+                          "u_longlong_t", "longlong_t", "off_t", "caddr_t", "hrtime_t"})
+      add(w, 0);
+  }
+};
+const type_words_type type_words;
+
+// A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *".
+const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
+    x3::raw[x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end]) >>
+            *x3::lit('*')];
+
+// raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
+// range into the string's characters one by one.
+const auto integer_text = x3::rule<class integer_text, std::string>{"integer"} = x3::raw[
+    x3::lexeme[((x3::lit("0x") | "0X") >> +x3::xdigit | +x3::digit) >> *x3::char_("uUlL") >>
+               word_end]];
+
+const auto string_body = x3::rule<class string_body, std::string>{"string"} =
+    x3::raw[*(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '"' - '\\' - x3::eol))];
+const auto quoted_string = x3::rule<class quoted_string, std::string>{"string"} =
+    x3::lexeme['"' >> string_body >> '"'];
+
+const auto char_body = x3::rule<class char_body, std::string>{"character"} =
+    x3::raw[+(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '\'' - '\\' - x3::eol))];
+const auto quoted_char = x3::rule<class quoted_char, std::string>{"character"} =
+    x3::lexeme['\'' >> char_body >> '\''];
+
+const auto macro_text = x3::rule<class macro_text, std::string>{"macro"} =
+    x3::lexeme[x3::raw['$' >> -x3::lit('$') >> +(x3::alnum | '_')]];
+
+const auto aggregation_text = x3::rule<class aggregation_text, std::string>{"aggregation"} =
+    x3::raw[x3::lexeme['@' >> *(x3::alnum | '_')]];
+
+struct binary_ops_type : x3::symbols<std::string> {
+  binary_ops_type() {
+    for (const char* op : {"||", "^^", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=",
+                           "<<", ">>", "+", "-", "*", "/", "%"})
+      add(op, op);
+  }
+};
+const binary_ops_type binary_ops;
+
+struct assign_ops_type : x3::symbols<std::string> {
+  assign_ops_type() {
+    for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
+      add(op, op);
+  }
+};
+const assign_ops_type assign_ops;
+
+// ---- expressions -----------------------------------------------------------------------------
+
+using ast::node_kind;
+using ast::node_ptr;
+
+x3::rule<class expression, node_ptr> const expression = "expression";
+x3::rule<class primary, node_ptr> const primary = "expression";
+x3::rule<class postfix, node_ptr> const postfix = "expression";
+x3::rule<class unary, node_ptr> const unary = "expression";
+x3::rule<class prefix_item, node_ptr> const prefix_item = "operator";
+x3::rule<class binary, node_ptr> const binary = "expression";
+x3::rule<class conditional, node_ptr> const conditional = "expression";
+x3::rule<class argument_list, std::vector<node_ptr>> const argument_list = "arguments";
+
+// A leaf starts as an empty node where its text starts (eps has skipped the blanks before it);
+// the alternative that matches fills it in and sets its end.
+const auto open_node = [](auto& ctx) {
+  const auto at = end_of(ctx);
+  x3::_val(ctx) = make_node(node_kind::integer, "", {at, at});
+};
+template <class Context>
+void fill(Context& ctx, node_kind kind, std::string text, std::vector<node_ptr> kids = {}) {
+  auto& n = *x3::_val(ctx);
+  n.kind = kind;
+  n.text = std::move(text);
+  n.kids = std::move(kids);
+  n.where.end = end_of(ctx);
+}
+template <node_kind Kind>
+struct leaf {
+  template <class Context>
+  void operator()(Context& ctx) const {
+    fill(ctx, Kind, x3::_attr(ctx));
+  }
+};
+struct text_leaf {
+  node_kind kind;
+  template <class Context>
+  void operator()(Context& ctx) const {
+    fill(ctx, kind, unescape(ctx, x3::_attr(ctx), x3::_val(ctx)->where.begin));
+  }
+};
+const auto pass_through = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
+const auto aggregation_leaf = [](auto& ctx) {
+  fill(ctx, node_kind::aggregation, x3::_attr(ctx).substr(1));
+};
+const auto sizeof_type_action = [](auto& ctx) {
+  fill(ctx, node_kind::sizeof_type, x3::_attr(ctx));
+};
+const auto sizeof_expr_action = [](auto& ctx) {
+  fill(ctx, node_kind::sizeof_expr, "", {x3::_attr(ctx)});
+};
+const auto stringof_action = [](auto& ctx) {
+  fill(ctx, node_kind::stringof, "", {x3::_attr(ctx)});
+};
+
+const auto primary_def = x3::eps[open_node] >> (
+    integer_text[leaf<node_kind::integer>{}] |
+    quoted_char[text_leaf{node_kind::character}] |
+    quoted_string[text_leaf{node_kind::string}] |
+    macro_text[leaf<node_kind::macro>{}] |
+    aggregation_text[aggregation_leaf] |
+    (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
+    (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
+    (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
+    identifier_text[leaf<node_kind::identifier>{}] |
+    ('(' > expression > ')')[pass_through]);
+
+// Postfix operators wrap what stands before them (the rule's value so far).
+template <class Context>
+void wrap(Context& ctx, node_kind kind, std::string text, std::vector<node_ptr> extra = {}) {
+  auto& value = x3::_val(ctx);
+  std::vector<node_ptr> kids{value};
+  for (auto& e : extra) kids.push_back(std::move(e));
+  const ast::span where{value->where.begin, end_of(ctx)};
+  value = make_node(kind, std::move(text), where, std::move(kids));
+}
+const auto index_action = [](auto& ctx) { wrap(ctx, node_kind::index, "", x3::_attr(ctx)); };
+const auto call_action = [](auto& ctx) {
+  auto& arguments = x3::_attr(ctx);
+  wrap(ctx, node_kind::call, "", arguments ? *arguments : std::vector<node_ptr>{});
+};
+const auto member_action = [](const char* op) {
+  return [op](auto& ctx) {
+    wrap(ctx, node_kind::member, op);
+    x3::_val(ctx)->name = x3::_attr(ctx);
+  };
+};
+const auto postfix_action = [](const char* op) {
+  return [op](auto& ctx) { wrap(ctx, node_kind::postfix, op); };
+};
+
+const auto argument_list_def = expression % ',';
+
+const auto postfix_def =
+    primary[pass_through] >>
+    *(('[' > argument_list > ']')[index_action] |
+      ('(' > -argument_list > ')')[call_action] |
+      (x3::lit("->") > identifier_text)[member_action("->")] |
+      ('.' > identifier_text)[member_action(".")] |
+      x3::lit("++")[postfix_action("++")] |
+      x3::lit("--")[postfix_action("--")]);
+
+const auto prefix_op_action = [](auto& ctx) {
+  const auto& range = x3::_attr(ctx);
+  fill(ctx, node_kind::prefix, std::string(range.begin(), range.end()));
+};
+const auto cast_action = [](auto& ctx) { fill(ctx, node_kind::cast, x3::_attr(ctx)); };
+const auto prefix_item_def = x3::eps[open_node] >> (
+    x3::raw[x3::lit("++") | "--" | (x3::lit('-') >> !x3::lit('>')) | '+' | '!' | '~' | '*' |
+            '&'][prefix_op_action] |
+    ('(' >> type_name >> ')')[cast_action]);
+
+// Prefix operators apply right to left: -!x is -(!x). Iterating keeps the C++ stack flat.
+const auto unary_action = [](auto& ctx) {
+  auto& prefixes = boost::fusion::at_c<0>(x3::_attr(ctx));
+  node_ptr value = boost::fusion::at_c<1>(x3::_attr(ctx));
+  for (auto it = prefixes.rbegin(); it != prefixes.rend(); ++it) {
+    (*it)->kids.push_back(value);
+    (*it)->where.end = value->where.end;
+    value = *it;
+  }
+  x3::_val(ctx) = value;
+};
+const auto unary_def = (*prefix_item >> postfix)[unary_action];
+
+// Binary operators are read as a flat chain and ordered by C's precedence here.
+inline int precedence(const std::string& op) {
+  static const std::pair<const char*, int> table[] = {
+      {"||", 1}, {"^^", 2}, {"&&", 3}, {"|", 4}, {"^", 5}, {"&", 6}, {"==", 7}, {"!=", 7},
+      {"<", 8}, {"<=", 8}, {">", 8}, {">=", 8}, {"<<", 9}, {">>", 9}, {"+", 10}, {"-", 10},
+      {"*", 11}, {"/", 11}, {"%", 11}};
+  for (const auto& [name, level] : table)
+    if (op == name) return level;
+  return 0;
+}
+
+const auto binary_action = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  std::vector<node_ptr> operands{boost::fusion::at_c<0>(attr)};
+  std::vector<std::string> operators;
+  const auto reduce = [&] {
+    auto right = operands.back();
+    operands.pop_back();
+    auto left = operands.back();
+    operands.pop_back();
+    operands.push_back(make_node(node_kind::binary, operators.back(),
+                                 {left->where.begin, right->where.end}, {left, right}));
+    operators.pop_back();
+  };
+  for (auto& link : boost::fusion::at_c<1>(attr)) {
+    const std::string& op = boost::fusion::at_c<0>(link);
+    while (!operators.empty() && precedence(operators.back()) >= precedence(op)) reduce();
+    operators.push_back(op);
+    operands.push_back(boost::fusion::at_c<1>(link));
+  }
+  while (!operators.empty()) reduce();
+  x3::_val(ctx) = operands.back();
+};
+const auto binary_def = (unary >> *(binary_ops >> unary))[binary_action];
+
+// a ? b : c ? d : e groups to the right.
+const auto conditional_action = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  auto& arms = boost::fusion::at_c<1>(attr);
+  if (arms.empty()) {
+    x3::_val(ctx) = boost::fusion::at_c<0>(attr);
+    return;
+  }
+  node_ptr value = boost::fusion::at_c<1>(arms.back());
+  for (std::size_t i = arms.size(); i-- > 0;) {
+    node_ptr condition = i == 0 ? boost::fusion::at_c<0>(attr) : boost::fusion::at_c<1>(arms[i - 1]);
+    node_ptr then = boost::fusion::at_c<0>(arms[i]);
+    value = make_node(node_kind::conditional, "", {condition->where.begin, value->where.end},
+                      {condition, then, value});
+  }
+  x3::_val(ctx) = value;
+};
+const auto conditional_def = (binary >> *('?' > expression > ':' > binary))[conditional_action];
+
+// a = b += c groups to the right; the checker wants lvalues on the left.
+const auto assignment_action = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  auto& links = boost::fusion::at_c<1>(attr);
+  if (links.empty()) {
+    x3::_val(ctx) = boost::fusion::at_c<0>(attr);
+    return;
+  }
+  node_ptr value = boost::fusion::at_c<1>(links.back());
+  for (std::size_t i = links.size(); i-- > 0;) {
+    node_ptr target = i == 0 ? boost::fusion::at_c<0>(attr) : boost::fusion::at_c<1>(links[i - 1]);
+    value = make_node(node_kind::assign, boost::fusion::at_c<0>(links[i]),
+                      {target->where.begin, value->where.end}, {target, value});
+  }
+  x3::_val(ctx) = value;
+};
+const auto expression_def = (conditional >> *(assign_ops > conditional))[assignment_action];
+
+BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, conditional,
+                    argument_list)
+
+// ---- clauses ---------------------------------------------------------------------------------
+
+const auto probe_text = x3::rule<class probe_text, std::string>{"probe description"} =
+    x3::lexeme[x3::raw[+(x3::alnum | x3::char_("-_.*?[]!$:`+~"))]];
+
+const auto probe_action = [](auto& ctx) {
+  const std::string& text = x3::_attr(ctx);
+  const auto end = end_of(ctx);
+  x3::_val(ctx).probes.push_back({text, {static_cast<std::uint32_t>(end - text.size()), end}});
+};
+const auto predicate_action = [](auto& ctx) { x3::_val(ctx).predicate = x3::_attr(ctx); };
+const auto statement_action = [](auto& ctx) { x3::_val(ctx).statements.push_back(x3::_attr(ctx)); };
+const auto body_action = [](auto& ctx) { x3::_val(ctx).has_body = true; };
+
+x3::rule<class clause, ast::clause> const clause = "clause";
+// The actions fill the clause; omit keeps X3 from also moving attributes into it.
+const auto clause_def = x3::omit[
+    probe_text[probe_action] % ',' >>
+    -('/' > expression[predicate_action] > '/') >>
+    -(x3::lit('{')[body_action] >
+      *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
+BOOST_SPIRIT_DEFINE(clause)
+
+const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
+                     x3::lexeme["//" >> *(x3::char_ - x3::eol)];
+const auto skipper = x3::space | comment;
+
+}  // namespace parser
+
+namespace detail {
+
+// The token at an offset, as DTrace quotes it in "syntax error near ...".
+inline std::string token_at(const std::string& text, std::size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  if (at >= text.size()) return "";
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t end = at + 1;
+  if (is_word(text[at]) || text[at] == '$' || text[at] == '@') {
+    while (end < text.size() && is_word(text[end])) ++end;
+  } else if (text[at] == '"') {
+    while (end < text.size() && text[end] != '"' && text[end] != '\n') end += text[end] == '\\' ? 2 : 1;
+    end = std::min(end + 1, text.size());
+  } else {
+    static const char* const operators[] = {"<<=", ">>=", "->", "++", "--", "<<", ">>", "<=",
+                                            ">=", "==", "!=", "&&", "||", "^^", "+=", "-=",
+                                            "*=", "/=", "%=", "&=", "|=", "^="};
+    for (const char* op : operators)
+      if (text.compare(at, std::strlen(op), op) == 0) {
+        end = at + std::strlen(op);
+        break;
+      }
+  }
+  return text.substr(at, end - at);
+}
+
+inline diagnostic syntax_error(const std::string& text, std::size_t at) {
+  const auto token = token_at(text, at);
+  std::size_t begin = at;
+  while (begin < text.size() && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  // At the end DTrace names no token, and its line is the one after the last newline.
+  if (token.empty())
+    return {"D_SYNTAX", "syntax error near end of input",
+            {static_cast<std::uint32_t>(text.size()), static_cast<std::uint32_t>(text.size())}};
+  return {"D_SYNTAX", "syntax error near \"" + token + "\"",
+          {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin + token.size())}};
+}
+
+// Finds what the grammar cannot say well or safely: unterminated comments and strings, and
+// nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
+inline std::vector<diagnostic> scan(const std::string& text) {
+  std::vector<diagnostic> errors;
+  std::vector<std::size_t> open;  // offsets of ( [ { and ?
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto here = [&](std::size_t n) {
+      return ast::span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
+    };
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      const auto end = text.find("*/", i + 2);
+      if (end == std::string::npos) {
+        errors.push_back({"D_SYNTAX", "end-of-file encountered before matching */", here(2)});
+        return errors;
+      }
+      i = end + 1;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      if (j >= text.size() || text[j] != c) {
+        errors.push_back({"D_SYNTAX", c == '"' ? "newline encountered in string literal"
+                                               : "newline encountered in character constant",
+                          here(1)});
+        i = j;
+        continue;
+      }
+      i = j;
+    } else if (c == '(' || c == '[' || c == '{' || (c == '?' && !open.empty())) {
+      // A '?' outside brackets is a glob in a probe description, not a conditional.
+      open.push_back(i);
+      if (open.size() > static_cast<std::size_t>(max_nesting)) {
+        errors.push_back({"D_SYNTAX",
+                          "expression nested too deeply (more than " +
+                              std::to_string(max_nesting) + " levels)",
+                          here(1)});
+        return errors;
+      }
+    } else if (c == ')' || c == ']' || c == '}' || c == ':') {
+      if (c == ':' && (open.empty() || text[open.back()] != '?')) continue;
+      // Close up to the matching opener; a stray closer is the parser's to report.
+      while (!open.empty()) {
+        const char o = text[open.back()];
+        open.pop_back();
+        if ((o == '(' && c == ')') || (o == '[' && c == ']') || (o == '{' && c == '}') ||
+            (o == '?' && c == ':'))
+          break;
+      }
+    }
+  }
+  return errors;
+}
+
+// The end of the clause starting at `from`: after the brace matching its first '{'.
+inline std::size_t clause_end(const std::string& text, std::size_t from) {
+  std::size_t i = text.find('{', from);
+  if (i == std::string::npos) return text.size();
+  int depth = 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; i += text[i] == '\\' ? 2 : 1) {}
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      const auto end = text.find("*/", i + 2);
+      i = end == std::string::npos ? text.size() : end + 1;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return text.size();
+}
+
+inline bool starts_with_word(const std::string& text, std::size_t at, std::string_view word) {
+  return text.compare(at, word.size(), word) == 0 &&
+         (at + word.size() >= text.size() ||
+          !(std::isalnum(static_cast<unsigned char>(text[at + word.size()])) || text[at + word.size()] == '_'));
+}
+
+// `#pragma D option name[=value]`; other lines starting with '#' (cpp's line markers, other
+// pragmas) are passed over.
+inline void read_directive(const std::string& line, std::uint32_t at, ast::program& program,
+                           std::vector<diagnostic>& errors) {
+  std::vector<std::string> words;
+  std::size_t i = 1;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    std::size_t j = i;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > i) words.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  if (words.size() < 2 || words[0] != "pragma" || words[1] != "D") return;
+  const ast::span where{at, static_cast<std::uint32_t>(at + line.size())};
+  if (words.size() >= 3 && words[2] == "option") {
+    if (words.size() != 4) {
+      errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma D option", where});
+      return;
+    }
+    ast::pragma p;
+    const auto eq = words[3].find('=');
+    p.name = words[3].substr(0, eq);
+    if (eq != std::string::npos) {
+      p.value = words[3].substr(eq + 1);
+      p.has_value = true;
+    }
+    p.where = where;
+    program.items.emplace_back(std::move(p));
+  }
+}
+
+}  // namespace detail
+
+parse_result parse(const source_file& source) {
+  namespace x3 = boost::spirit::x3;
+  const std::string& text = source.text();
+  parse_result result;
+  result.errors = detail::scan(text);
+  if (!result.errors.empty()) return result;
+
+  std::size_t at = 0;
+  if (text.compare(0, 2, "#!") == 0) at = text.find('\n') == std::string::npos ? text.size() : text.find('\n');
+  while (true) {
+    // Blank space and comments between clauses.
+    auto it = text.cbegin() + static_cast<std::ptrdiff_t>(at);
+    x3::parse(it, text.cend(), *parser::skipper);
+    at = static_cast<std::size_t>(it - text.cbegin());
+    if (at >= text.size()) break;
+    if (text[at] == '#' && (at == 0 || text[at - 1] == '\n' || text[at - 1] == ' ' || text[at - 1] == '\t')) {
+      const auto eol = std::min(text.find('\n', at), text.size());
+      detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
+                             result.program, result.errors);
+      at = eol;
+      continue;
+    }
+    ast::clause c;
+    const auto start = at;
+    try {
+      const auto parser = x3::with<parser::text_tag>(std::cref(text))[
+          x3::with<parser::errors_tag>(std::ref(result.errors))[parser::clause]];
+      if (x3::phrase_parse(it, text.cend(), parser, parser::skipper, c)) {
+        c.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(it - text.cbegin())};
+        at = static_cast<std::size_t>(it - text.cbegin());
+        result.program.items.emplace_back(std::move(c));
+        continue;
+      }
+      result.errors.push_back(detail::syntax_error(text, static_cast<std::size_t>(it - text.cbegin())));
+    } catch (const x3::expectation_failure<parser::iterator>& failure) {
+      result.errors.push_back(
+          detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
+    }
+    // Skip the broken clause, so that errors further on are found too.
+    at = std::max(detail::clause_end(text, start), start + 1);
+  }
+  return result;
+}
+
+}  // namespace dtpp::d

@@ -1,0 +1,5 @@
+// dtpp's out-of-line definitions: include this in exactly one translation unit of a program
+// (dtpp::dtpp's src/dtpp.cpp does), so that X3's templates are compiled once.
+#pragma once
+
+#include "dtpp/d/parser_def.hpp"
