@@ -1,0 +1,1505 @@
+// The D checker: types, variables, aggregations, actions and DTrace's diagnostics. Included by
+// dtpp/src.hpp only.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dtpp/agg/functions.hpp"
+#include "dtpp/d/check.hpp"
+#include "dtpp/d/parser.hpp"
+
+namespace dtpp::d {
+
+namespace detail {
+
+using ir::expr;
+using ir::type;
+using kind_t = ir::expr::kind_t;
+
+inline type integer_type(std::string name, std::uint32_t size, bool is_signed) {
+  return {type::category::integer, size, is_signed, std::move(name)};
+}
+inline type int_type() { return integer_type("int", 4, true); }
+inline type void_type() { return {type::category::void_type, 0, false, "void"}; }
+
+// D's integer type names (LP64), as casts, sizeof and messages use them.
+inline std::optional<type> named_type(std::string name, std::uint32_t strsize) {
+  // Normalize blanks: "unsigned  long" -> "unsigned long"; "char *" stays a pointer (8 bytes).
+  std::string clean;
+  for (char c : name)
+    if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
+  while (!clean.empty() && clean.back() == ' ') clean.pop_back();
+  if (!clean.empty() && clean.back() == '*') return integer_type(clean, 8, false);
+  struct entry { const char* name; std::uint32_t size; bool is_signed; };
+  static const entry table[] = {
+      {"char", 1, true}, {"signed char", 1, true}, {"unsigned char", 1, false},
+      {"short", 2, true}, {"signed short", 2, true}, {"unsigned short", 2, false},
+      {"int", 4, true}, {"signed int", 4, true}, {"signed", 4, true}, {"unsigned", 4, false},
+      {"unsigned int", 4, false}, {"long", 8, true}, {"signed long", 8, true},
+      {"unsigned long", 8, false}, {"long long", 8, true}, {"signed long long", 8, true},
+      {"unsigned long long", 8, false}, {"int8_t", 1, true}, {"int16_t", 2, true},
+      {"int32_t", 4, true}, {"int64_t", 8, true}, {"uint8_t", 1, false}, {"uint16_t", 2, false},
+      {"uint32_t", 4, false}, {"uint64_t", 8, false}, {"intptr_t", 8, true},
+      {"uintptr_t", 8, false}, {"size_t", 8, false}, {"ssize_t", 8, true}, {"pid_t", 4, true},
+      {"id_t", 4, true}, {"uid_t", 4, false}, {"gid_t", 4, false}, {"processorid_t", 4, true},
+      {"zoneid_t", 4, true}, {"boolean_t", 4, true}, {"uchar_t", 1, false},
+      {"ushort_t", 2, false}, {"uint_t", 4, false}, {"ulong_t", 8, false},
+      {"u_longlong_t", 8, false}, {"longlong_t", 8, true}, {"off_t", 8, true},
+      {"caddr_t", 8, false}, {"hrtime_t", 8, true}};
+  for (const auto& e : table)
+    if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
+  if (clean == "string") return type{type::category::string, strsize, false, "string"};
+  if (clean == "void") return void_type();
+  return std::nullopt;
+}
+
+// The usual arithmetic conversions on D's integers.
+inline type promote(const type& a, const type& b) {
+  const auto size = std::max<std::uint32_t>({a.size, b.size, 4});
+  const bool is_unsigned = (a.size == size && !a.is_signed) || (b.size == size && !b.is_signed);
+  if (size == 4) return is_unsigned ? integer_type("unsigned int", 4, false) : int_type();
+  return is_unsigned ? integer_type("unsigned long", 8, false) : integer_type("long", 8, true);
+}
+
+// Wraps a value to a type's size and signedness.
+inline std::int64_t truncate(std::int64_t v, const type& t) {
+  const auto u = static_cast<std::uint64_t>(v);
+  switch (t.size) {
+    case 1: return t.is_signed ? static_cast<std::int8_t>(u) : static_cast<std::int64_t>(static_cast<std::uint8_t>(u));
+    case 2: return t.is_signed ? static_cast<std::int16_t>(u) : static_cast<std::int64_t>(static_cast<std::uint16_t>(u));
+    case 4: return t.is_signed ? static_cast<std::int32_t>(u) : static_cast<std::int64_t>(static_cast<std::uint32_t>(u));
+    default: return v;
+  }
+}
+
+struct builtin_info { const char* name; ir::builtin id; type t; };
+inline const std::vector<builtin_info>& builtins(std::uint32_t strsize) {
+  static std::vector<builtin_info> table;
+  static std::uint32_t for_strsize = 0;
+  if (table.empty() || for_strsize != strsize) {
+    const type str{type::category::string, strsize, false, "string"};
+    table = {{"timestamp", ir::builtin::timestamp, integer_type("uint64_t", 8, false)},
+             {"vtimestamp", ir::builtin::vtimestamp, integer_type("uint64_t", 8, false)},
+             {"walltimestamp", ir::builtin::walltimestamp, integer_type("int64_t", 8, true)},
+             {"pid", ir::builtin::pid, integer_type("pid_t", 4, true)},
+             {"ppid", ir::builtin::ppid, integer_type("pid_t", 4, true)},
+             {"tid", ir::builtin::tid, integer_type("id_t", 4, true)},
+             {"uid", ir::builtin::uid, integer_type("uid_t", 4, false)},
+             {"gid", ir::builtin::gid, integer_type("gid_t", 4, false)},
+             {"cpu", ir::builtin::cpu, integer_type("processorid_t", 4, true)},
+             {"execname", ir::builtin::execname, str},
+             {"probeprov", ir::builtin::probeprov, str},
+             {"probemod", ir::builtin::probemod, str},
+             {"probefunc", ir::builtin::probefunc, str},
+             {"probename", ir::builtin::probename, str},
+             {"errno", ir::builtin::errno_value, int_type()},
+             {"epid", ir::builtin::epid, integer_type("uint64_t", 8, false)},
+             {"id", ir::builtin::id, integer_type("uint_t", 4, false)},
+             {"caller", ir::builtin::caller, integer_type("uintptr_t", 8, false)},
+             {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)}};
+    for_strsize = strsize;
+  }
+  return table;
+}
+
+inline const char* const known_options[] = {
+    "aggpercpu", "aggrate", "aggsize", "aggsortkey", "aggsortkeypos", "aggsortpos", "aggsortrev",
+    "aggzoom", "agghist", "aggpack", "argref", "bufpolicy", "bufresize", "bufsize", "cleanrate",
+    "cpu", "defaultargs", "destructive", "dynvarsize", "empty", "errtags", "flowindent",
+    "grabanon", "jstackframes", "jstackstrsize", "nspec", "quiet", "rawbytes", "specsize",
+    "stackframes", "stackindent", "statusrate", "strsize", "switchrate", "temporal",
+    "ustackframes", "zdefs", "encoding", "maxframes", "lockmem", "noresolve", "pcapsize",
+    "linkmode", "disasm", "version"};
+
+// A printf conversion: its flags/width/precision text, its letters, and what it takes.
+struct conversion {
+  std::string spec;     ///< e.g. "-20s", "@d", "lld"
+  std::string letters;  ///< size prefix + conversion character: "d", "lld", "s", "@"
+  bool star_width = false;
+  bool star_precision = false;
+  bool aggregation = false;  ///< %@...
+};
+
+class checker {
+ public:
+  checker(const source_file& source, const compile_options& options)
+      : source_(source), options_(options) {
+    referenced_.assign(options.arguments.size(), false);
+  }
+
+  compile_result run(const ast::program& program) {
+    for (const auto& item : program.items) {
+      if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
+      else clause(std::get<ast::clause>(item));
+    }
+    if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
+      error("D_EMPTY", "empty D program translation unit",
+            {static_cast<std::uint32_t>(source_.text().size()),
+             static_cast<std::uint32_t>(source_.text().size())});
+    // DTrace reports an extra operand that nothing used (only the last one is checked).
+    if (result_.errors.empty() && !options_.argref && options_.arguments.size() > 1 &&
+        !referenced_.back()) {
+      const auto n = options_.arguments.size() - 1;
+      error("D_MACRO_UNUSED",
+            "extraneous argument '" + options_.arguments.back() + "' ($" + std::to_string(n) +
+                " is not referenced)",
+            {0, 0});
+    }
+    return std::move(result_);
+  }
+
+ private:
+  // ---- diagnostics ---------------------------------------------------------------------------
+
+  void error(std::string tag, std::string message, ast::span where) {
+    result_.errors.push_back({std::move(tag), std::move(message), where});
+  }
+  struct failed {};  // abandons the statement being checked; its error is already recorded
+  [[noreturn]] void fail(std::string tag, std::string message, ast::span where) {
+    error(std::move(tag), std::move(message), where);
+    throw failed{};
+  }
+  std::uint32_t line_of(ast::span where) const { return source_.at(where.begin).line; }
+
+  static std::string aggregation_name(const std::string& name) { return name.empty() ? "_" : name; }
+
+  // ---- pragmas -------------------------------------------------------------------------------
+
+  void pragma(const ast::pragma& p) {
+    if (std::find(std::begin(known_options), std::end(known_options), p.name) ==
+        std::end(known_options)) {
+      error("D_PRAGMA_OPTSET", "failed to set option '" + p.name + "': Invalid option name",
+            p.where);
+      return;
+    }
+    if (p.name == "strsize" && p.has_value) options_.strsize = static_cast<std::uint32_t>(std::strtoul(p.value.c_str(), nullptr, 0));
+    if (p.name == "defaultargs") options_.defaultargs = true;
+    if (p.name == "argref") options_.argref = true;
+    if (p.name == "empty") options_.empty_ok = true;
+    result_.program.options.push_back({p.name, p.value});
+  }
+
+  // ---- clauses -------------------------------------------------------------------------------
+
+  void clause(const ast::clause& c) {
+    ir::clause out;
+    out.id = static_cast<std::uint32_t>(result_.program.clauses.size() + 1);
+    out.where = c.where;
+    out.default_action = !c.has_body;
+    clause_locals_.clear();
+    for (const auto& d : c.probes) {
+      try {
+        out.probes.push_back(probe(d));
+      } catch (const failed&) {
+      }
+    }
+    if (c.predicate) {
+      try {
+        auto p = value(c.predicate);
+        if (!p.t.is_integer() && !p.t.is_string())
+          fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
+        out.predicate = std::move(p);
+      } catch (const failed&) {
+      }
+    }
+    std::uint32_t offset = 0;
+    for (const auto& s : c.statements) {
+      try {
+        auto st = statement(s);
+        for (auto& r : st.records) {
+          const auto align = std::min<std::uint32_t>(std::max<std::uint32_t>(r.size, 1), 8);
+          offset = (offset + align - 1) / align * align;
+          r.offset = offset;
+          offset += r.size;
+        }
+        out.statements.push_back(std::move(st));
+      } catch (const failed&) {
+      }
+    }
+    out.data_size = offset;
+    // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
+    // errors make the program unusable anyway.
+    result_.program.clauses.push_back(std::move(out));
+  }
+
+  // provider:module:function:name, fewer fields meaning the rightmost; macros expanded.
+  ir::probe probe(const ast::probe_description& d) {
+    std::string text;
+    for (std::size_t i = 0; i < d.text.size(); ++i) {
+      if (d.text[i] != '$') {
+        text += d.text[i];
+        continue;
+      }
+      std::size_t j = i + 1;
+      const bool as_string = j < d.text.size() && d.text[j] == '$';
+      if (as_string) ++j;
+      std::size_t k = j;
+      while (k < d.text.size() && (std::isalnum(static_cast<unsigned char>(d.text[k])) || d.text[k] == '_')) ++k;
+      const auto name = d.text.substr(j, k - j);
+      const auto value = macro_value(name);
+      if (!value)
+        fail("D_PDESC_INVAL", "invalid probe description \"" + d.text +
+                                  "\": Undefined macro variable in probe description",
+             d.where);
+      text += *value;
+      i = k - 1;
+    }
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i)
+      if (i == text.size() || text[i] == ':') {
+        fields.push_back(text.substr(start, i - start));
+        start = i + 1;
+      }
+    if (fields.size() > 4)
+      fail("D_PDESC_INVAL",
+           "invalid probe description \"" + text + "\": Overspecified probe description", d.where);
+    while (fields.size() < 4) fields.insert(fields.begin(), "");
+    ir::probe p{fields[0], fields[1], fields[2], fields[3], d.where};
+    validate_profile(p);
+    return p;
+  }
+
+  // profile-N and tick-N must name a rate DTrace's profile provider offers.
+  void validate_profile(const ir::probe& p) {
+    const bool profile_named = p.name.rfind("profile-", 0) == 0 || p.name.rfind("tick-", 0) == 0;
+    if (!profile_named || (!p.provider.empty() && p.provider != "profile")) return;
+    if (p.name.find_first_of("*?[") != std::string::npos) return;
+    const auto digits = p.name.substr(p.name.find('-') + 1);
+    std::size_t n = 0;
+    while (n < digits.size() && std::isdigit(static_cast<unsigned char>(digits[n]))) ++n;
+    std::string suffix = digits.substr(n);
+    for (auto& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const double count = n == 0 ? 0 : std::strtod(digits.substr(0, n).c_str(), nullptr);
+    struct unit { const char* name; double ns; };
+    static const unit units[] = {{"ns", 1}, {"nsec", 1}, {"us", 1e3}, {"usec", 1e3},
+                                 {"ms", 1e6}, {"msec", 1e6}, {"s", 1e9}, {"sec", 1e9},
+                                 {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}, {"hour", 3600e9},
+                                 {"d", 86400e9}, {"day", 86400e9}};
+    double period = 0;
+    if (count > 0 && (suffix.empty() || suffix == "hz")) period = 1e9 / count;
+    for (const auto& u : units)
+      if (count > 0 && suffix == u.name) period = count * u.ns;
+    if (period < 200000)  // no such probe: zero, an unknown suffix, or faster than 5000 Hz
+      fail("D_PDESC_ZERO", "probe description " + p.text() + " does not match any probes", p.where);
+  }
+
+  // ---- statements ----------------------------------------------------------------------------
+
+  ir::statement statement(const ast::node_ptr& n) {
+    ir::statement st;
+    st.where = n->where;
+    // @a[keys] = fn(args)
+    if (n->kind == ast::node_kind::assign && is_aggregation_target(n->kids[0])) {
+      aggregate(n, st);
+      return st;
+    }
+    if (n->kind == ast::node_kind::aggregation ||
+        (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation))
+      fail("D_AGG_NULL",
+           "expression has null effect: @" + aggregation_name(aggregation_node(n)->text), n->where);
+    if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier) {
+      const auto& name = n->kids[0]->text;
+      if (action_call(name, n, st)) return st;
+      if (is_aggregating_function(name))
+        fail("D_CG_EXPR", "aggregating function " + name +
+                              "( ) may not be called from a D expression (D program context "
+                              "required)",
+             n->where);
+    }
+    st.kind = ir::action::expression;
+    st.args.push_back(value(n));
+    return st;
+  }
+
+  static bool is_aggregating_function(const std::string& name) {
+    for (const char* f : {"count", "sum", "min", "max", "avg", "stddev", "quantize", "lquantize", "llquantize"})
+      if (name == f) return true;
+    return false;
+  }
+  static bool is_aggregation_target(const ast::node_ptr& n) {
+    return n->kind == ast::node_kind::aggregation ||
+           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation) ||
+           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::index &&
+            n->kids[0]->kids[0]->kind == ast::node_kind::aggregation);
+  }
+  static const ast::node* aggregation_node(const ast::node_ptr& n) {
+    const ast::node* p = n.get();
+    while (p->kind == ast::node_kind::index) p = p->kids[0].get();
+    return p;
+  }
+
+  void aggregate(const ast::node_ptr& n, ir::statement& st) {
+    const auto& target = n->kids[0];
+    const auto& rhs = n->kids[1];
+    const auto* agg_node = aggregation_node(target);
+    const auto name = aggregation_name(agg_node->text);
+    if (target->kind == ast::node_kind::index && target->kids[0]->kind == ast::node_kind::index)
+      fail("D_AGG_MDIM", "improper attempt to reference @" + name + " as a multi-dimensional array",
+           target->where);
+    if (n->text != "=" || rhs->kind != ast::node_kind::call ||
+        rhs->kids[0]->kind != ast::node_kind::identifier ||
+        !is_aggregating_function(rhs->kids[0]->text))
+      fail("D_AGG_FUNC", "@" + name + " must be assigned the result of an aggregating function",
+           n->where);
+    const auto& fn_name = rhs->kids[0]->text;
+    std::vector<ast::node_ptr> args(rhs->kids.begin() + 1, rhs->kids.end());
+
+    // Keys: typed, and checked against the aggregation's prototype (its first use).
+    std::vector<expr> keys;
+    if (target->kind == ast::node_kind::index)
+      for (std::size_t i = 1; i < target->kids.size(); ++i) keys.push_back(value(target->kids[i]));
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (!keys[i].t.is_integer() && !keys[i].t.is_string())
+        fail("D_KEY_TYPE", keys[i].t.name + " expression may not be used as aggregation index: key #" +
+                               std::to_string(i + 1),
+             keys[i].where);
+
+    const agg::function fn = aggregating_function(fn_name, args, rhs, st);
+    const std::string fname = fn_name;
+
+    auto it = aggregation_ids_.find(agg_node->text);
+    if (it == aggregation_ids_.end()) {
+      agg::descriptor d;
+      d.varid = static_cast<std::uint32_t>(result_.program.aggregations.size() + 1);
+      d.name = agg_node->text;
+      d.fn = fn;
+      for (const auto& k : keys)
+        d.keys.push_back(k.t.is_string()
+                             ? agg::key_type{agg::key_type::category::string, options_.strsize, false}
+                             : agg::key_type{agg::key_type::category::integer, k.t.size, k.t.is_signed});
+      result_.program.aggregations.push_back(d);
+      aggregation_lines_.push_back(line_of(n->where));
+      aggregation_key_types_.push_back({});
+      for (const auto& k : keys) aggregation_key_types_.back().push_back(k.t);
+      it = aggregation_ids_.emplace(agg_node->text, d.varid).first;
+    } else {
+      const auto index = it->second - 1;
+      const auto& d = result_.program.aggregations[index];
+      if (d.fn.kind != fn.kind)
+        fail("D_AGG_REDEF", "aggregation redefined: @" + name + "\n\t current: @" + name + " = " +
+                                fname + "( )\n\tprevious: @" + name + " = " +
+                                std::string(agg::name(d.fn.kind)) + "( ) : line " +
+                                std::to_string(aggregation_lines_[index]),
+             n->where);
+      if (fn.kind == agg::kind::lquantize && d.fn.param != fn.param) {
+        try {
+          agg::lquantize_params::decode(d.fn.param).expect_same(agg::lquantize_params::decode(fn.param));
+        } catch (const agg::param_error& e) {
+          fail(e.tag(), e.what(), rhs->where);
+        }
+      }
+      if (fn.kind == agg::kind::llquantize && d.fn.param != fn.param) {
+        try {
+          agg::llquantize_params::decode(d.fn.param).expect_same(agg::llquantize_params::decode(fn.param));
+        } catch (const agg::param_error& e) {
+          fail(e.tag(), e.what(), rhs->where);
+        }
+      }
+      const auto& proto = aggregation_key_types_[index];
+      if (proto.size() != keys.size())
+        fail("D_PROTO_LEN", "@" + name + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
+                                (keys.size() == 1 ? " key" : " keys") + " passed, " +
+                                std::to_string(proto.size()) + " expected",
+             target->where);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (proto[i].is_string() != keys[i].t.is_string())
+          fail("D_PROTO_ARG", "@" + name + "[ ] key #" + std::to_string(i + 1) +
+                                  " is incompatible with prototype:\n\tprototype: " + proto[i].name +
+                                  "\n\t      key: " + keys[i].t.name,
+               keys[i].where);
+        keys[i] = cast_to(std::move(keys[i]), proto[i]);  // integer keys take the prototype's size
+      }
+    }
+    st.kind = ir::action::aggregate;
+    st.aggregation = it->second;
+    st.keys = std::move(keys);
+  }
+
+  // The aggregating function's arguments, checked as DTrace checks them.
+  agg::function aggregating_function(const std::string& name, const std::vector<ast::node_ptr>& args,
+                                     const ast::node_ptr& call, ir::statement& st) {
+    const auto count = args.size();
+    const auto mismatch = [&](std::size_t expected, const char* qualifier) {
+      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
+                              (count == 1 ? " arg" : " args") + " passed, " + qualifier +
+                              std::to_string(expected) + " expected",
+           call->where);
+    };
+    const auto scalar_value = [&](std::size_t i) {
+      auto v = value(args[i]);
+      if (!v.t.is_integer())
+        fail("D_AGG_SCALAR", name + "( ) argument #1 must be of scalar type", args[i]->where);
+      st.args.push_back(std::move(v));
+    };
+    const auto increment = [&](std::size_t i) {
+      if (i >= count) return;
+      auto v = value(args[i]);
+      if (!v.t.is_integer())
+        fail("D_PROTO_ARG", name + "( ) increment value (argument #" + std::to_string(i + 1) +
+                                ") must be of scalar type",
+             args[i]->where);
+      st.args.push_back(std::move(v));
+    };
+    const auto constant = [&](std::size_t i, const std::string& tag, const std::string& message) {
+      auto v = value(args[i]);
+      if (v.kind != kind_t::constant) fail(tag, message, args[i]->where);
+      return v.value;
+    };
+    try {
+      if (name == "count") {
+        if (count != 0) mismatch(0, "");
+        return agg::function::of(Count{});
+      }
+      if (name == "quantize") {
+        if (count == 0) mismatch(1, "at least ");
+        if (count > 2) mismatch(2, "at most ");
+        scalar_value(0);
+        increment(1);
+        return agg::function::of(Quantize{});
+      }
+      if (name == "lquantize") {
+        if (count < 3) mismatch(3, "at least ");
+        if (count > 5) mismatch(5, "at most ");
+        scalar_value(0);
+        const auto base = constant(1, "D_LQUANT_BASETYPE", "lquantize( ) argument #1 must be an integer constant");
+        const auto limit = constant(2, "D_LQUANT_LIMTYPE", "lquantize( ) argument #2 must be an integer constant");
+        const auto step = count > 3 ? constant(3, "D_LQUANT_STEPTYPE", "lquantize( ) argument #3 must be a non-zero positive integer constant") : 1;
+        increment(4);
+        return agg::function::of(LQuantize(base, limit, step));
+      }
+      if (name == "llquantize") {
+        if (count < 5) mismatch(5, "at least ");
+        if (count > 6) mismatch(6, "at most ");
+        scalar_value(0);
+        const char* const tags[] = {"D_LLQUANT_FACTORTYPE", "D_LLQUANT_LMAGTYPE", "D_LLQUANT_HMAGTYPE", "D_LLQUANT_STEPTYPE"};
+        std::int64_t p[4];
+        for (int i = 0; i < 4; ++i)
+          p[i] = constant(static_cast<std::size_t>(i + 1), tags[i],
+                          "llquantize( ) argument #" + std::to_string(i + 1) + " must be an integer constant");
+        increment(5);
+        return agg::function::of(LLQuantize(p[0], p[1], p[2], p[3]));
+      }
+      // sum, min, max, avg, stddev
+      if (count != 1) mismatch(1, "");
+      scalar_value(0);
+      if (name == "sum") return agg::function::of(Sum{});
+      if (name == "min") return agg::function::of(Min{});
+      if (name == "max") return agg::function::of(Max{});
+      if (name == "avg") return agg::function::of(Avg{});
+      return agg::function::of(StdDev{});
+    } catch (const agg::param_error& e) {
+      fail(e.tag(), e.what(), call->where);
+    }
+  }
+
+  // Actions: returns false when `name` is not one.
+  bool action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st) {
+    const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
+    const auto count = args.size();
+    const auto mismatch = [&](std::size_t expected, const char* qualifier) {
+      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
+                              (count == 1 ? " arg" : " args") + " passed, " + qualifier +
+                              std::to_string(expected) + " expected",
+           n->where);
+    };
+    const auto incompatible = [&](std::size_t i, const std::string& prototype, const std::string& got,
+                                  const std::string& tag = "D_PROTO_ARG") {
+      fail(tag, name + "( ) argument #" + std::to_string(i + 1) +
+                    " is incompatible with prototype:\n\tprototype: " + prototype +
+                    "\n\t argument: " + got,
+           args[i]->where);
+    };
+    const auto record_of = [&](const expr& e) {
+      return ir::record{e.t, 0, e.t.is_string() ? options_.strsize : e.t.size};
+    };
+    const auto aggregation_arg = [&](std::size_t i, const std::string& tag) -> std::uint32_t {
+      if (args[i]->kind != ast::node_kind::aggregation) {
+        const auto got = args[i]->kind == ast::node_kind::index &&
+                                 args[i]->kids[0]->kind == ast::node_kind::aggregation
+                             ? std::string("aggregation element")
+                             : value(args[i]).t.name;
+        incompatible(i, "aggregation", got, tag);
+      }
+      const auto it = aggregation_ids_.find(args[i]->text);
+      if (it == aggregation_ids_.end())
+        fail(tag == "D_PRINTA_AGGARG" ? "D_PRINTA_AGGBAD" : tag.substr(0, tag.find("_AGGARG")) + "_AGGBAD",
+             "undefined aggregation: @" + aggregation_name(args[i]->text), args[i]->where);
+      return it->second;
+    };
+
+    if (name == "trace") {
+      if (count != 1) mismatch(1, "");
+      auto v = value(args[0]);
+      if (v.t.is_void())
+        fail("D_PROTO_ARG", "trace( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                            "scalar or string\n\t argument: void",
+             args[0]->where);
+      st.kind = ir::action::trace;
+      st.records.push_back(record_of(v));
+      st.args.push_back(std::move(v));
+      return true;
+    }
+    if (name == "exit") {
+      if (count != 1) mismatch(1, "");
+      auto v = value(args[0]);
+      if (!v.t.is_integer()) incompatible(0, "int", v.t.name);
+      st.kind = ir::action::exit;
+      st.args.push_back(cast_to(std::move(v), int_type()));
+      st.records.push_back({int_type(), 0, 4});
+      return true;
+    }
+    if (name == "printf") {
+      if (count == 0) mismatch(1, "at least ");
+      st.kind = ir::action::printf;
+      format(name, args, 0, st);
+      return true;
+    }
+    if (name == "printa") {
+      if (count == 0) mismatch(1, "at least ");
+      std::size_t first = 0;
+      if (args[0]->kind == ast::node_kind::string) {
+        st.format = args[0]->text;
+        st.has_format = true;
+        first = 1;
+        if (count == 1)
+          fail("D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected", n->where);
+      }
+      st.kind = ir::action::printa;
+      for (std::size_t i = first; i < count; ++i) {
+        st.aggregations.push_back(aggregation_arg(i, "D_PRINTA_AGGARG"));
+        st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+      }
+      // Joined aggregations need matching keys.
+      const auto& first_desc = result_.program.aggregations[st.aggregations[0] - 1];
+      for (std::size_t i = 1; i < st.aggregations.size(); ++i) {
+        const auto& d = result_.program.aggregations[st.aggregations[i] - 1];
+        const auto keys_word = [](std::size_t n) { return n == 1 ? " key" : " keys"; };
+        if (d.keys.size() != first_desc.keys.size())
+          fail("D_PRINTA_AGGKEY",
+               "printa( ): @" + aggregation_name(first_desc.name) + " and @" + aggregation_name(d.name) +
+                   " do not have matching key signatures: @" + aggregation_name(first_desc.name) +
+                   " has " + std::to_string(first_desc.keys.size()) + keys_word(first_desc.keys.size()) +
+                   ", @" + aggregation_name(d.name) + " has " + std::to_string(d.keys.size()) +
+                   keys_word(d.keys.size()),
+               args[first + i]->where);
+        for (std::size_t k = 0; k < d.keys.size(); ++k)
+          if (d.keys[k].kind != first_desc.keys[k].kind) {
+            const auto& pa = aggregation_key_types_[st.aggregations[0] - 1][k];
+            const auto& pb = aggregation_key_types_[st.aggregations[i] - 1][k];
+            const auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
+            fail("D_PRINTA_AGGPROTO",
+                 "printa( ): @" + aggregation_name(d.name) + "[ ] key #" + std::to_string(k + 1) +
+                     " is incompatible with @" + aggregation_name(first_desc.name) + ":\n" +
+                     pad(aggregation_name(first_desc.name)) + " key #" + std::to_string(k + 1) + ": " +
+                     pa.name + "\n" + pad(aggregation_name(d.name)) + " key #" + std::to_string(k + 1) +
+                     ": " + pb.name,
+                 args[first + i]->where);
+          }
+      }
+      if (st.has_format) validate_printa_format(st, n);
+      return true;
+    }
+    if (name == "clear" || name == "denormalize") {
+      if (count != 1) mismatch(1, "");
+      st.kind = name == "clear" ? ir::action::clear : ir::action::denormalize;
+      st.aggregation = aggregation_arg(0, name == "clear" ? "D_CLEAR_AGGARG" : "D_NORMALIZE_AGGARG");
+      st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+      return true;
+    }
+    if (name == "trunc") {
+      if (count == 0 || count > 2) mismatch(count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+      st.kind = ir::action::trunc;
+      st.aggregation = aggregation_arg(0, "D_TRUNC_AGGARG");
+      st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+      if (count == 2) {
+        auto v = value(args[1]);
+        if (!v.t.is_integer()) incompatible(1, "int64_t", v.t.name);
+        st.records.push_back({integer_type("int64_t", 8, true), 0, 8});
+        st.args.push_back(cast_to(std::move(v), integer_type("int64_t", 8, true)));
+      }
+      return true;
+    }
+    if (name == "normalize") {
+      if (count != 2) mismatch(2, "");
+      st.kind = ir::action::normalize;
+      st.aggregation = aggregation_arg(0, "D_NORMALIZE_AGGARG");
+      auto v = value(args[1]);
+      if (!v.t.is_integer())
+        fail("D_NORMALIZE_SCALAR", "normalize( ) argument #2 must be of scalar type", args[1]->where);
+      st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+      st.records.push_back({integer_type("uint64_t", 8, false), 0, 8});
+      st.args.push_back(cast_to(std::move(v), integer_type("uint64_t", 8, false)));
+      return true;
+    }
+    if (name == "setopt") {
+      if (count == 0 || count > 2) mismatch(count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+      for (std::size_t i = 0; i < count; ++i)
+        if (args[i]->kind != ast::node_kind::string) incompatible(i, "string constant", value(args[i]).t.name);
+      st.kind = ir::action::setopt;
+      st.format = args[0]->text;
+      if (count == 2) st.args.push_back(value(args[1]));
+      return true;
+    }
+    if (name == "stack" || name == "ustack") {
+      const std::size_t most = name == "stack" ? 1 : 2;
+      if (count > most) mismatch(most, "at most ");
+      st.kind = name == "stack" ? ir::action::stack : ir::action::ustack;
+      for (const auto& a : args) {
+        auto v = value(a);
+        if (v.kind != kind_t::constant) fail("D_STACK_SIZE", name + "( ) argument #1 must be a non-zero positive integer constant", a->where);
+        st.args.push_back(std::move(v));
+      }
+      const auto frames = st.args.empty() ? 20 : static_cast<std::uint32_t>(st.args[0].value);
+      st.records.push_back({{type::category::stack, frames * 8, false, "stack"}, 0, frames * 8});
+      return true;
+    }
+    for (const char* s : {"speculate", "commit", "discard", "speculation"})
+      if (name == s)
+        fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
+    for (const char* s : {"breakpoint", "chill", "panic", "stop", "raise", "system", "copyout", "copyoutstr", "tracemem", "jstack", "print"})
+      if (name == s)
+        fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
+    return false;
+  }
+
+  // ---- printf formats ------------------------------------------------------------------------
+
+  std::vector<conversion> conversions(const std::string& fmt, const std::string& fn, ast::span where) {
+    std::vector<conversion> out;
+    for (std::size_t i = 0; i < fmt.size(); ++i) {
+      if (fmt[i] != '%') continue;
+      if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+        ++i;
+        continue;
+      }
+      conversion c;
+      std::size_t j = i + 1;
+      while (j < fmt.size() && std::string_view("-+ #0'@?").find(fmt[j]) != std::string_view::npos) {
+        if (fmt[j] == '@') c.aggregation = true;
+        ++j;
+      }
+      if (j < fmt.size() && fmt[j] == '*') { c.star_width = true; ++j; }
+      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+      if (j < fmt.size() && fmt[j] == '.') {
+        ++j;
+        if (j < fmt.size() && fmt[j] == '*') { c.star_precision = true; ++j; }
+        while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
+      }
+      if (j < fmt.size() && fmt[j] == '$')
+        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
+                             " uses unsupported positional format (%n$)", where);
+      std::size_t k = j;
+      while (k < fmt.size() && std::string_view("hlLwz").find(fmt[k]) != std::string_view::npos) ++k;
+      if (k >= fmt.size()) {
+        if (c.aggregation && k == j) { c.letters = "@"; c.spec = fmt.substr(i + 1, k - i - 1); out.push_back(c); break; }
+        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
+                             " name expected before end of format string", where);
+      }
+      c.letters = fmt.substr(j, k - j + 1);
+      c.spec = fmt.substr(i + 1, k - i);
+      static const char* const valid[] = {"a", "A", "c", "C", "d", "i", "o", "u", "x", "X", "s", "S", "p", "e", "E", "f", "g", "G", "k", "Y", "T", "I", "P",
+                                          "hd", "hi", "ho", "hu", "hx", "hX", "hhd", "hhi", "hhu", "hhx", "hhX", "ld", "li", "lo", "lu", "lx", "lX",
+                                          "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "lc", "ls", "ws", "wc", "zd", "zu", "zx"};
+      if (!(c.aggregation && (c.letters.size() == 1)) &&
+          std::find(std::begin(valid), std::end(valid), c.letters) == std::end(valid))
+        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
+                             " is undefined: %" + c.letters, where);
+      if (c.aggregation && fn != "printa")
+        fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " +
+                                      fn + "( )",
+             where);
+      out.push_back(c);
+      i = k;
+    }
+    return out;
+  }
+
+  static std::string prototype_of(const std::string& letters) {
+    const char c = letters.back();
+    if (c == 's' || c == 'S') return "char [] or string (or use stringof)";
+    if (c == 'c' || c == 'C') return "char, short, or int";
+    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return "double";
+    if (c == 'k') return "stack";
+    if (c == 'p' || c == 'a' || c == 'A') return "pointer or integer";
+    if (c == 'Y' || c == 'T') return "int64_t";
+    return "char, short, int, long, or long long";
+  }
+  static bool accepts(const std::string& letters, const type& t) {
+    const char c = letters.back();
+    if (c == 's' || c == 'S') return t.is_string();
+    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return false;  // D has no floats
+    if (c == 'k') return t.kind == type::category::stack;
+    return t.is_integer();
+  }
+
+  void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
+              ir::statement& st) {
+    if (args[first]->kind != ast::node_kind::string)
+      fail("D_PRINTF_ARG_FMT", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                               "string constant\n\t argument: " + value(args[first]).t.name,
+           args[first]->where);
+    st.format = args[first]->text;
+    st.has_format = true;
+    if (st.format.empty())
+      fail("D_PRINTF_FMT_EMPTY", fn + "( ) format string is empty", args[first]->where);
+    const auto convs = conversions(st.format, fn, args[first]->where);
+    std::size_t next = first + 1;
+    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
+      const auto& c = convs[ci];
+      const auto take = [&](const std::string& what) -> expr {
+        if (next >= args.size())
+          fail("D_PRINTF_ARG_PROTO", fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
+                                         " (%" + c.spec + ") is missing a corresponding " + what + "argument",
+               st.where);
+        return value(args[next++]);
+      };
+      for (int star = 0; star < int(c.star_width) + int(c.star_precision); ++star) {
+        auto w = take(std::string("\"") + (star == 0 && c.star_width ? "*" : ".*") + "\" ");
+        if (!w.t.is_integer())
+          fail("D_PRINTF_DYN_TYPE", fn + "( ) argument #" + std::to_string(next) +
+                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
+                                        " prototype:\n\tconversion: % " + (c.star_width ? "*" : ".*") +
+                                        " \n\t prototype: int\n\t  argument: " + w.t.name,
+               args[next - 1]->where);
+        st.records.push_back({w.t, 0, w.t.size});
+        st.args.push_back(std::move(w));
+      }
+      auto v = take("value ");
+      if (!accepts(c.letters, v.t))
+        fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next) +
+                                      " is incompatible with conversion #" + std::to_string(ci + 1) +
+                                      " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
+                                      prototype_of(c.letters) + "\n\t  argument: " + v.t.name,
+             args[next - 1]->where);
+      st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
+      st.args.push_back(std::move(v));
+    }
+    if (next < args.size())
+      fail("D_PRINTF_ARG_EXTRA", fn + "( ) prototype mismatch: only " + std::to_string(next - first - 1) +
+                                     " arguments required by this format string",
+           args[next]->where);
+  }
+
+  // printa's format: key conversions take the keys in order, %@ the aggregations.
+  void validate_printa_format(const ir::statement& st, const ast::node_ptr& n) {
+    const auto convs = conversions(st.format, "printa", n->kids[1]->where);
+    const auto& keys = aggregation_key_types_[st.aggregations[0] - 1];
+    std::size_t key = 0;
+    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
+      const auto& c = convs[ci];
+      if (c.aggregation) continue;
+      for (int star = 0; star < int(c.star_width) + int(c.star_precision) + 1; ++star) {
+        if (key >= keys.size())
+          fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
+                                         " (%" + c.spec + ") is missing a corresponding value argument",
+               n->kids[1]->where);
+        const auto& t = keys[key++];
+        const bool is_value = star == int(c.star_width) + int(c.star_precision);
+        if (is_value ? !accepts(c.letters, t) : !t.is_integer())
+          fail("D_PRINTF_ARG_TYPE", "printa( ) argument #" + std::to_string(key + 1) +
+                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
+                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
+                                        prototype_of(c.letters) + "\n\t  argument: " + t.name,
+               n->kids[1]->where);
+      }
+    }
+  }
+
+  // ---- expressions ---------------------------------------------------------------------------
+
+  std::optional<std::string> macro_value(const std::string& name) {
+    if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      const auto i = static_cast<std::size_t>(std::stoul(name));
+      if (i < options_.arguments.size()) {
+        referenced_[i] = true;
+        return options_.arguments[i];
+      }
+      return std::nullopt;
+    }
+    if (name == "target") return std::to_string(options_.target);
+    if (name == "pid") return std::to_string(::getpid());
+    if (name == "ppid") return std::to_string(::getppid());
+    if (name == "uid") return std::to_string(::getuid());
+    if (name == "gid") return std::to_string(::getgid());
+    if (name == "euid") return std::to_string(::geteuid());
+    if (name == "egid") return std::to_string(::getegid());
+    if (name == "pgid") return std::to_string(::getpgrp());
+    if (name == "sid") return std::to_string(::getsid(0));
+    return std::nullopt;
+  }
+
+  expr macro(const ast::node_ptr& n) {
+    const bool as_string = n->text.size() > 1 && n->text[1] == '$';
+    const auto name = n->text.substr(as_string ? 2 : 1);
+    const bool is_argument = std::isdigit(static_cast<unsigned char>(name[0]));
+    auto v = macro_value(name);
+    if (!v) {
+      if (is_argument && options_.defaultargs) v = as_string ? "" : "0";
+      else
+        fail("D_MACRO_UNDEF", std::string(is_argument ? "macro argument " : "macro variable ") +
+                                  n->text + " is not defined",
+             n->where);
+    }
+    if (as_string) return string_constant(*v, n->where);
+    // $N: an integer when it reads as one, else an identifier, else a string.
+    const auto& text = *v;
+    errno = 0;
+    char* end = nullptr;
+    const bool negative = !text.empty() && text[0] == '-';
+    const auto magnitude = std::strtoull(text.c_str() + (negative || (!text.empty() && text[0] == '+')), &end, 0);
+    if (!text.empty() && *end == '\0' && errno == 0 && (std::isdigit(static_cast<unsigned char>(text[negative || text[0] == '+'])))) {
+      auto e = integer_constant(magnitude, false, false, n->where);
+      if (negative) e.value = truncate(-e.value, e.t);
+      return e;
+    }
+    if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      return identifier(text, n->where);
+    std::string s = text;
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+    return string_constant(s, n->where);
+  }
+
+  expr string_constant(std::string s, ast::span where) {
+    expr e;
+    e.kind = kind_t::string;
+    e.t = {type::category::string, options_.strsize, false, "string"};
+    e.text = std::move(s);
+    e.where = where;
+    return e;
+  }
+
+  // D's choice of type for a constant: the first of its candidate types that holds it.
+  expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
+                        int start = 0, bool step_two = true) {
+    (void)decimal_or_lower_u_suffix;
+    (void)unused;
+    static const struct { const char* name; std::uint32_t size; bool is_signed; std::uint64_t max; } candidates[] = {
+        {"int", 4, true, INT32_MAX}, {"unsigned int", 4, false, UINT32_MAX},
+        {"long", 8, true, INT64_MAX}, {"unsigned long", 8, false, UINT64_MAX},
+        {"long long", 8, true, INT64_MAX}, {"unsigned long long", 8, false, UINT64_MAX}};
+    for (int i = start; i < 6; i += step_two ? 2 : 1)
+      if (v <= candidates[i].max) {
+        expr e;
+        e.kind = kind_t::constant;
+        e.t = integer_type(candidates[i].name, candidates[i].size, candidates[i].is_signed);
+        e.value = static_cast<std::int64_t>(v);
+        e.where = where;
+        return e;
+      }
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(v));
+    fail("D_INT_OFLOW", std::string("integer constant ") + hex + " cannot be represented in any built-in integral type", where);
+  }
+
+  expr integer_literal(const ast::node_ptr& n) {
+    const auto& text = n->text;
+    std::size_t digits_end = text.find_first_of("uUlL");
+    if (digits_end == std::string::npos) digits_end = text.size();
+    const auto digits = text.substr(0, digits_end);
+    const bool decimal = digits.size() == 1 || digits[0] != '0';
+    if (!decimal && digits.size() > 1 && digits[1] != 'x' && digits[1] != 'X')
+      for (char c : digits)
+        if (c == '8' || c == '9')
+          fail("D_INT_DIGIT", "constant " + text + " contains invalid digit " + std::string(1, c), n->where);
+    errno = 0;
+    const auto v = std::strtoull(digits.c_str(), nullptr, 0);
+    if (errno == ERANGE) fail("D_INT_OFLOW", "constant " + text + " results in integer overflow", n->where);
+    int start = 0;
+    for (char c : text.substr(digits_end)) start += (c == 'u' || c == 'U') ? 1 : 2;
+    const bool step_two = decimal || (digits_end < text.size() && text[digits_end] == 'u');
+    return integer_constant(v, decimal, false, n->where, std::min(start, 5), step_two);
+  }
+
+  expr character_literal(const ast::node_ptr& n) {
+    if (n->text.empty()) fail("D_CHR_NULL", "empty character constant", n->where);
+    if (n->text.size() > 8) fail("D_CHR_OFLOW", "character constant is too long", n->where);
+    std::uint64_t v = 0;
+    for (unsigned char c : n->text) v = v << 8 | c;
+    auto e = integer_constant(v, true, false, n->where);
+    if (n->text.size() == 1) {
+      e.t = integer_type("char", 1, true);
+      e.value = static_cast<std::int8_t>(static_cast<std::uint8_t>(v));
+    }
+    return e;
+  }
+
+  expr identifier(const std::string& name, ast::span where) {
+    if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]))) {
+      expr e;
+      e.kind = kind_t::builtin;
+      e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+      e.value = name[3] - '0';
+      e.t = integer_type("int64_t", 8, true);
+      e.where = where;
+      return e;
+    }
+    for (const auto& b : builtins(options_.strsize))
+      if (name == b.name) {
+        expr e;
+        e.kind = kind_t::builtin;
+        e.index = static_cast<std::uint32_t>(b.id);
+        e.t = b.t;
+        e.text = name;
+        e.where = where;
+        return e;
+      }
+    const auto it = globals_.find(name);
+    if (it == globals_.end())
+      fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
+    return variable_ref(it->second, where);
+  }
+
+  expr variable_ref(std::uint32_t id, ast::span where) {
+    const auto& v = result_.program.variables[id];
+    expr e;
+    e.kind = kind_t::variable;
+    e.index = id;
+    e.t = v.value;
+    e.text = v.name;
+    e.where = where;
+    return e;
+  }
+
+  std::uint32_t new_variable(std::string name, ir::scope s, type t, std::vector<type> keys = {}) {
+    const auto id = static_cast<std::uint32_t>(result_.program.variables.size());
+    result_.program.variables.push_back({id, std::move(name), s, std::move(t), std::move(keys)});
+    return id;
+  }
+
+  static std::string op_message(const std::string& op, const char* what) { return "operator " + op + " " + what; }
+
+  expr cast_to(expr e, const type& t) {
+    // Same size and signedness (int and pid_t, say): nothing to convert.
+    if (e.t == t || (e.t.is_integer() && t.is_integer() && e.t.size == t.size && e.t.is_signed == t.is_signed))
+      return e;
+    if (e.kind == kind_t::constant && t.is_integer()) {
+      e.value = truncate(e.value, t);
+      e.t = t;
+      return e;
+    }
+    expr c;
+    c.kind = kind_t::cast;
+    c.t = t;
+    c.where = e.where;
+    c.kids.push_back(std::move(e));
+    return c;
+  }
+
+  // Folds an integer operation on constants, as DTrace folds them while parsing.
+  static std::optional<std::int64_t> fold(const std::string& op, std::int64_t a, std::int64_t b, const type& t) {
+    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+    const bool s = t.is_signed;
+    if (op == "+") return truncate(static_cast<std::int64_t>(ua + ub), t);
+    if (op == "-") return truncate(static_cast<std::int64_t>(ua - ub), t);
+    if (op == "*") return truncate(static_cast<std::int64_t>(ua * ub), t);
+    if (op == "/" || op == "%") {
+      if (b == 0) return std::nullopt;
+      if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
+      if (op == "/") return truncate(s ? a / b : static_cast<std::int64_t>(ua / ub), t);
+      return truncate(s ? a % b : static_cast<std::int64_t>(ua % ub), t);
+    }
+    if (op == "&") return truncate(a & b, t);
+    if (op == "|") return truncate(a | b, t);
+    if (op == "^") return truncate(a ^ b, t);
+    if (op == "<<") return truncate(static_cast<std::int64_t>(ua << (ub & 63)), t);
+    if (op == ">>") return truncate(s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63)), t);
+    const bool less = s ? a < b : ua < ub;
+    const bool greater = s ? a > b : ua > ub;
+    if (op == "<") return less;
+    if (op == "<=") return !greater;
+    if (op == ">") return greater;
+    if (op == ">=") return !less;
+    if (op == "==") return a == b;
+    if (op == "!=") return a != b;
+    if (op == "&&") return a && b;
+    if (op == "||") return a || b;
+    if (op == "^^") return (a != 0) != (b != 0);
+    return std::nullopt;
+  }
+
+  expr value(const ast::node_ptr& n) {
+    switch (n->kind) {
+      case ast::node_kind::integer: return integer_literal(n);
+      case ast::node_kind::character: return character_literal(n);
+      case ast::node_kind::string: return string_constant(n->text, n->where);
+      case ast::node_kind::macro: return macro(n);
+      case ast::node_kind::identifier:
+        if (n->text == "self" || n->text == "this")
+          fail("D_SYNTAX", "syntax error near \"" + n->text + "\"", n->where);
+        return identifier(n->text, n->where);
+      case ast::node_kind::aggregation:
+        fail("D_AGG_NULL", "expression has null effect: @" + aggregation_name(n->text), n->where);
+      case ast::node_kind::member: return member(n, nullptr);
+      case ast::node_kind::index: return index(n, nullptr);
+      case ast::node_kind::call: return call(n);
+      case ast::node_kind::prefix: return prefix(n);
+      case ast::node_kind::postfix: return increment(n, false);
+      case ast::node_kind::binary: return binary(n);
+      case ast::node_kind::conditional: return conditional(n);
+      case ast::node_kind::assign: return assign(n);
+      case ast::node_kind::cast: return cast(n);
+      case ast::node_kind::sizeof_type: {
+        const auto t = named_type(n->text, options_.strsize);
+        if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
+        return sized(t->is_string() ? options_.strsize : t->size, n->where);
+      }
+      case ast::node_kind::sizeof_expr: {
+        const auto v = value(n->kids[0]);
+        return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
+      }
+      case ast::node_kind::stringof: {
+        auto v = value(n->kids[0]);
+        if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
+        if (v.t.is_string()) return v;
+        expr e;
+        e.kind = kind_t::stringof;
+        e.t = {type::category::string, options_.strsize, false, "string"};
+        e.kids.push_back(std::move(v));
+        e.where = n->where;
+        return e;
+      }
+    }
+    fail("D_UNKNOWN", "internal error: unknown expression", n->where);
+  }
+
+  expr sized(std::uint64_t size, ast::span where) {
+    expr e;
+    e.kind = kind_t::constant;
+    e.t = integer_type("size_t", 8, false);
+    e.value = static_cast<std::int64_t>(size);
+    e.where = where;
+    return e;
+  }
+
+  // self->x, this->x. `assigned` is the value's type when the member is being assigned.
+  expr member(const ast::node_ptr& n, const type* assigned) {
+    const auto& base = n->kids[0];
+    if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
+      fail("D_UNKNOWN", "structure and pointer member access is not supported yet", n->where);
+    const bool thread = base->text == "self";
+    auto& table = thread ? thread_locals_ : clause_locals_;
+    const auto prefix = base->text + "->";
+    auto it = table.find(n->name);
+    if (it == table.end()) {
+      if (!assigned)
+        fail("D_VAR_UNDEF", prefix + n->name + " has not yet been declared or assigned", n->where);
+      const auto id = new_variable(prefix + n->name, thread ? ir::scope::thread : ir::scope::clause, *assigned);
+      it = table.emplace(n->name, id).first;
+    }
+    return variable_ref(it->second, n->where);
+  }
+
+  // args[N], and associative arrays a[k...] (created by assignment).
+  expr index(const ast::node_ptr& n, const type* assigned) {
+    const auto& base = n->kids[0];
+    if (base->kind == ast::node_kind::aggregation)
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"aggregation\" [ ] \"" + std::string("int") + "\"", n->where);
+    if (base->kind != ast::node_kind::identifier)
+      fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+    if (base->text == "args") {
+      if (n->kids.size() != 2)
+        fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
+      auto i = value(n->kids[1]);
+      if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
+      expr e;
+      e.kind = kind_t::builtin;
+      e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+      e.value = i.value;
+      e.t = integer_type("int64_t", 8, true);
+      e.where = n->where;
+      return e;
+    }
+    std::vector<expr> keys;
+    for (std::size_t i = 1; i < n->kids.size(); ++i) {
+      keys.push_back(value(n->kids[i]));
+      if (!keys.back().t.is_integer() && !keys.back().t.is_string())
+        fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
+    }
+    auto it = globals_.find(base->text);
+    if (it == globals_.end()) {
+      if (!assigned) fail("D_IDENT_UNDEF", "failed to resolve " + base->text + ": Unknown variable name", base->where);
+      std::vector<type> key_types;
+      for (const auto& k : keys) key_types.push_back(k.t);
+      it = globals_.emplace(base->text, new_variable(base->text, ir::scope::global, *assigned, key_types)).first;
+    }
+    const auto& var = result_.program.variables[it->second];
+    if (var.keys.size() != keys.size())
+      fail("D_PROTO_LEN", base->text + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
+                              (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
+           n->where);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (var.keys[i].is_string() != keys[i].t.is_string())
+        fail("D_PROTO_ARG", base->text + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+                                var.keys[i].name + "\n\t      key: " + keys[i].t.name,
+             n->kids[i + 1]->where);
+      keys[i] = cast_to(std::move(keys[i]), var.keys[i]);
+    }
+    auto e = variable_ref(it->second, n->where);
+    e.kids = std::move(keys);
+    return e;
+  }
+
+  struct subroutine { const char* name; const char* result; std::vector<const char*> params; std::size_t required; };
+  expr call(const ast::node_ptr& n) {
+    const auto& callee = n->kids[0];
+    if (callee->kind != ast::node_kind::identifier)
+      fail("D_FUNC_IDENT", "function designator is not of function type", callee->where);
+    const auto& name = callee->text;
+    static const subroutine table[] = {
+        {"strlen", "size_t", {"string"}, 1},          {"strjoin", "string", {"string", "string"}, 2},
+        {"substr", "string", {"string", "int", "int"}, 2}, {"strchr", "string", {"string", "char"}, 2},
+        {"strrchr", "string", {"string", "char"}, 2}, {"strstr", "string", {"string", "string"}, 2},
+        {"strtok", "string", {"string", "string"}, 2}, {"index", "int", {"string", "string", "int"}, 2},
+        {"rindex", "int", {"string", "string", "int"}, 2}, {"lltostr", "string", {"int64_t"}, 1},
+        {"copyinstr", "string", {"uintptr_t", "size_t"}, 1}, {"basename", "string", {"string"}, 1},
+        {"dirname", "string", {"string"}, 1},         {"rand", "int", {}, 0},
+        {"progenyof", "int", {"pid_t"}, 1}};
+    const subroutine* s = nullptr;
+    for (const auto& entry : table)
+      if (name == entry.name) s = &entry;
+    if (!s) {
+      ir::statement ignored;
+      if (is_aggregating_function(name))
+        fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
+      for (const char* a : {"trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"})
+        if (name == a) fail("D_OP_ACT", "action " + name + "( ) cannot be used in an expression", n->where);
+      fail("D_FUNC_UNDEF", "undefined function name: " + name, callee->where);
+    }
+    const auto count = n->kids.size() - 1;
+    if (count < s->required || count > s->params.size()) {
+      const char* qualifier = s->required == s->params.size() ? "" : count < s->required ? "at least " : "at most ";
+      const auto expected = count < s->required ? s->required : s->params.size();
+      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) + (count == 1 ? " arg" : " args") +
+                              " passed, " + qualifier + std::to_string(expected) + " expected",
+           n->where);
+    }
+    expr e;
+    e.kind = kind_t::call;
+    e.text = name;
+    e.where = n->where;
+    for (std::size_t i = 0; i < count; ++i) {
+      auto a = value(n->kids[i + 1]);
+      const auto want = *named_type(s->params[i], options_.strsize);
+      if (want.is_string() != a.t.is_string() || a.t.is_void())
+        fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+                                (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
+             n->kids[i + 1]->where);
+      e.kids.push_back(want.is_string() ? std::move(a) : cast_to(std::move(a), want));
+    }
+    e.t = *named_type(s->result, options_.strsize);
+    return e;
+  }
+
+  expr prefix(const ast::node_ptr& n) {
+    const auto& op = n->text;
+    if (op == "++" || op == "--") return increment(n, true);
+    if (op == "*" || op == "&")
+      fail("D_UNKNOWN", "operator " + op + " on pointers is not supported yet", n->where);
+    auto v = value(n->kids[0]);
+    if (op == "!") {
+      if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
+    } else if (!v.t.is_integer()) {
+      fail(op == "~" ? "D_OP_INT" : "D_OP_ARITH",
+           op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
+    }
+    const type t = op == "!" ? int_type() : promote(v.t, v.t);
+    if (v.kind == kind_t::constant) {
+      expr c = v;
+      c.t = t;
+      c.where = n->where;
+      if (op == "-") c.value = truncate(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value)), t);
+      else if (op == "~") c.value = truncate(~v.value, t);
+      else if (op == "!") c.value = v.value == 0;
+      else c.value = truncate(v.value, t);
+      return c;
+    }
+    expr e;
+    e.kind = kind_t::unary;
+    e.text = op;
+    e.t = t;
+    e.where = n->where;
+    e.kids.push_back(std::move(v));
+    return e;
+  }
+
+  static bool is_lvalue_kind(const ast::node_ptr& n) {
+    return n->kind == ast::node_kind::identifier || n->kind == ast::node_kind::member ||
+           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text != "args");
+  }
+
+  expr lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
+    if (!is_lvalue_kind(n))
+      fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+    if (n->kind == ast::node_kind::member) return member(n, assigned);
+    if (n->kind == ast::node_kind::index) return index(n, assigned);
+    const auto& name = n->text;
+    const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
+                            std::any_of(builtins(options_.strsize).begin(), builtins(options_.strsize).end(),
+                                        [&](const builtin_info& b) { return name == b.name; });
+    if (is_builtin) fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+    auto it = globals_.find(name);
+    if (it == globals_.end()) {
+      if (!assigned) fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", n->where);
+      it = globals_.emplace(name, new_variable(name, ir::scope::global, *assigned)).first;
+    }
+    return variable_ref(it->second, n->where);
+  }
+
+  expr increment(const ast::node_ptr& n, bool is_prefix) {
+    auto target = lvalue(n->kids[0], n->text, nullptr);
+    if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
+    expr e;
+    e.kind = kind_t::increment;
+    e.text = n->text;
+    e.value = is_prefix;
+    e.t = target.t;
+    e.where = n->where;
+    e.kids.push_back(std::move(target));
+    return e;
+  }
+
+  expr assign(const ast::node_ptr& n) {
+    const auto& op = n->text;
+    if (n->kids[0]->kind == ast::node_kind::aggregation || (n->kids[0]->kind == ast::node_kind::index && n->kids[0]->kids[0]->kind == ast::node_kind::aggregation))
+      fail("D_AGG_FUNC", "@" + aggregation_name(aggregation_node(n->kids[0])->text) + " must be assigned the result of an aggregating function", n->where);
+    auto v = value(n->kids[1]);
+    if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
+    auto target = lvalue(n->kids[0], op, &v.t);
+    if (target.t.is_string() != v.t.is_string())
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+    if (op != "=" && !target.t.is_integer())
+      fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
+    if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
+      fail("D_DIV_ZERO", "expression contains division by zero", n->where);
+    expr e;
+    e.kind = kind_t::assign;
+    e.text = op;
+    e.t = target.t;
+    e.where = n->where;
+    if (target.t.is_integer()) v = cast_to(std::move(v), target.t);
+    e.kids.push_back(std::move(target));
+    e.kids.push_back(std::move(v));
+    return e;
+  }
+
+  expr binary(const ast::node_ptr& n) {
+    const auto& op = n->text;
+    for (const auto& k : n->kids)
+      if (k->kind == ast::node_kind::aggregation || (k->kind == ast::node_kind::index && k->kids[0]->kind == ast::node_kind::aggregation)) {
+        const auto& other = k == n->kids[0] ? n->kids[1] : n->kids[0];
+        const std::string other_type = other->kind == ast::node_kind::aggregation ? "aggregation" : value(other).t.name;
+        const std::string left = k == n->kids[0] ? "aggregation" : other_type;
+        const std::string right = k == n->kids[0] ? other_type : "aggregation";
+        fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + op + " \"" + right + "\"", n->where);
+      }
+    auto a = value(n->kids[0]);
+    auto b = value(n->kids[1]);
+    const bool logical = op == "&&" || op == "||" || op == "^^";
+    const bool comparison = op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+    expr e;
+    e.kind = kind_t::binary;
+    e.text = op;
+    e.where = n->where;
+    if (logical) {
+      for (const auto* v : {&a, &b})
+        if (!v->t.is_integer() && !v->t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires operands of scalar type"), n->where);
+      e.t = int_type();
+    } else if (comparison) {
+      if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+        fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
+      e.t = int_type();
+      if (a.t.is_integer()) {
+        const auto common = promote(a.t, b.t);
+        a = cast_to(std::move(a), common);
+        b = cast_to(std::move(b), common);
+      }
+    } else {
+      const bool integral_only = op == "%" || op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+      if (!a.t.is_integer() || !b.t.is_integer())
+        fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+             op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+      if ((op == "/" || op == "%") && b.kind == kind_t::constant && b.value == 0)
+        fail("D_DIV_ZERO", "expression contains division by zero", n->where);
+      e.t = (op == "<<" || op == ">>") ? promote(a.t, a.t) : promote(a.t, b.t);
+      if (op != "<<" && op != ">>") {
+        a = cast_to(std::move(a), e.t);
+        b = cast_to(std::move(b), e.t);
+      }
+    }
+    if (a.kind == kind_t::constant && b.kind == kind_t::constant)
+      if (const auto folded = fold(op, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
+        expr c;
+        c.kind = kind_t::constant;
+        c.t = e.t;
+        c.value = *folded;
+        c.where = n->where;
+        return c;
+      }
+    e.kids.push_back(std::move(a));
+    e.kids.push_back(std::move(b));
+    return e;
+  }
+
+  expr conditional(const ast::node_ptr& n) {
+    auto c = value(n->kids[0]);
+    if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
+    auto a = value(n->kids[1]);
+    auto b = value(n->kids[2]);
+    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+      fail("D_OP_INCOMPAT", "operator ?: operands must have compatible types", n->where);
+    expr e;
+    e.kind = kind_t::conditional;
+    e.t = a.t.is_string() ? a.t : promote(a.t, b.t);
+    e.where = n->where;
+    if (e.t.is_integer()) {
+      a = cast_to(std::move(a), e.t);
+      b = cast_to(std::move(b), e.t);
+    }
+    if (c.kind == kind_t::constant) return c.value ? a : b;
+    e.kids = {std::move(c), std::move(a), std::move(b)};
+    return e;
+  }
+
+  expr cast(const ast::node_ptr& n) {
+    const auto t = named_type(n->text, options_.strsize);
+    auto v = value(n->kids[0]);
+    if (!t || t->is_void() || t->is_string() != v.t.is_string() || v.t.is_void())
+      fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
+    if (t->is_string()) return v;
+    auto e = cast_to(std::move(v), *t);
+    e.where = n->where;
+    return e;
+  }
+
+  const source_file& source_;
+  compile_options options_;
+  compile_result result_;
+  std::vector<bool> referenced_;
+  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
+  std::map<std::string, std::uint32_t> aggregation_ids_;
+  std::vector<std::uint32_t> aggregation_lines_;
+  std::vector<std::vector<type>> aggregation_key_types_;
+};
+
+// ---- dump ------------------------------------------------------------------------------------
+
+inline std::string show(const expr& e);
+inline std::string show_list(const std::vector<expr>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + show(v[i]);
+  return out;
+}
+inline std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '"' || c == '\\') out += std::string("\\") + c;
+    else out += c;
+  }
+  return out + "\"";
+}
+inline std::string show(const expr& e) {
+  switch (e.kind) {
+    case kind_t::constant: return std::to_string(e.value);
+    case kind_t::string: return quote(e.text);
+    case kind_t::builtin:
+      return e.index == static_cast<std::uint32_t>(ir::builtin::arg) ? "arg" + std::to_string(e.value) : e.text;
+    case kind_t::variable: return e.kids.empty() ? e.text : e.text + "[" + show_list(e.kids) + "]";
+    case kind_t::unary: return "(" + e.text + show(e.kids[0]) + ")";
+    case kind_t::binary: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
+    case kind_t::conditional: return "(" + show(e.kids[0]) + " ? " + show(e.kids[1]) + " : " + show(e.kids[2]) + ")";
+    case kind_t::assign: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
+    case kind_t::increment: return e.value ? "(" + e.text + show(e.kids[0]) + ")" : "(" + show(e.kids[0]) + e.text + ")";
+    case kind_t::cast: return "(" + e.t.name + ")" + show(e.kids[0]);
+    case kind_t::call: return e.text + "(" + show_list(e.kids) + ")";
+    case kind_t::stringof: return "stringof(" + show(e.kids[0]) + ")";
+  }
+  return "?";
+}
+
+}  // namespace detail
+
+compile_result check(const ast::program& program, const source_file& source,
+                     const compile_options& options) {
+  return detail::checker(source, options).run(program);
+}
+
+compile_result compile(const source_file& source, const compile_options& options) {
+  auto parsed = parse(source);
+  if (!parsed.errors.empty()) return {{}, std::move(parsed.errors)};
+  return check(parsed.program, source, options);
+}
+
+std::string dump(const ir::program& program) {
+  using detail::show;
+  std::string out;
+  for (const auto& o : program.options) out += "option " + o.name + (o.value.empty() ? "" : "=" + o.value) + "\n";
+  for (const auto& v : program.variables) {
+    static const char* const scopes[] = {"global", "thread", "clause"};
+    out += "variable " + std::to_string(v.id) + ": " + scopes[static_cast<int>(v.where)] + " " + v.value.name + " " + v.name;
+    if (!v.keys.empty()) {
+      out += "[";
+      for (std::size_t i = 0; i < v.keys.size(); ++i) out += (i ? ", " : "") + v.keys[i].name;
+      out += "]";
+    }
+    out += "\n";
+  }
+  for (const auto& a : program.aggregations) {
+    out += "aggregation " + std::to_string(a.varid) + ": @" + a.name + " " + std::string(agg::name(a.fn.kind));
+    if (a.fn.param) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(a.fn.param));
+      out += std::string(" param ") + hex;
+    }
+    out += " keys (";
+    for (std::size_t i = 0; i < a.keys.size(); ++i) {
+      const auto& k = a.keys[i];
+      out += (i ? ", " : "") + (k.kind == agg::key_type::category::string ? "string[" + std::to_string(k.size) + "]"
+                                                                          : std::string(k.is_signed ? "int" : "uint") + std::to_string(k.size * 8));
+    }
+    out += ")\n";
+  }
+  static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"};
+  for (const auto& c : program.clauses) {
+    out += "clause " + std::to_string(c.id) + ":";
+    for (const auto& p : c.probes) out += " " + p.text();
+    out += "\n";
+    if (c.predicate) out += "  predicate " + show(*c.predicate) + "\n";
+    if (c.default_action) out += "  default action\n";
+    for (const auto& s : c.statements) {
+      out += "  " + std::string(actions[static_cast<int>(s.kind)]);
+      if (s.kind == ir::action::aggregate) {
+        const auto& a = program.aggregations[s.aggregation - 1];
+        out += " @" + a.name;
+        if (!s.keys.empty()) out += "[" + detail::show_list(s.keys) + "]";
+        out += " = " + std::string(agg::name(a.fn.kind)) + "(" + detail::show_list(s.args) + ")";
+      } else {
+        if (s.has_format) out += " " + detail::quote(s.format);
+        for (const auto id : s.aggregations) out += " @" + program.aggregations[id - 1].name;
+        if (s.aggregation) out += " @" + program.aggregations[s.aggregation - 1].name;
+        if (!s.args.empty()) out += " " + detail::show_list(s.args);
+      }
+      if (!s.records.empty()) {
+        out += "  records";
+        for (const auto& r : s.records) out += " " + r.t.name + "@" + std::to_string(r.offset) + ":" + std::to_string(r.size);
+      }
+      out += "\n";
+    }
+    out += "  data " + std::to_string(c.data_size) + " bytes\n";
+  }
+  return out;
+}
+
+}  // namespace dtpp::d

@@ -1,0 +1,126 @@
+// The checked program every engine runs: probes, typed clauses, variables, aggregations and the
+// record layout of every output action. Plain values; engines never see the syntax tree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dtpp/agg/descriptor.hpp"
+#include "dtpp/d/ast.hpp"
+
+namespace dtpp::ir {
+
+/// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack.
+struct type {
+  enum class category : std::uint8_t { void_type, integer, string, stack } kind = category::void_type;
+  std::uint32_t size = 0;
+  bool is_signed = false;
+  std::string name;  ///< as D names it in messages: "int", "uint64_t", "string", ...
+
+  bool is_integer() const { return kind == category::integer; }
+  bool is_string() const { return kind == category::string; }
+  bool is_void() const { return kind == category::void_type; }
+  friend bool operator==(const type&, const type&) = default;
+};
+
+enum class scope : std::uint8_t { global, thread, clause };
+
+/// A D variable: `x` (global), `self->x` (thread-local), `this->x` (clause-local), or an
+/// associative array `x[k1, k2]` (keys non-empty).
+struct variable {
+  std::uint32_t id = 0;
+  std::string name;
+  scope where = scope::global;
+  type value;
+  std::vector<type> keys;
+};
+
+/// Built-in variables, read-only.
+enum class builtin : std::uint8_t {
+  arg,  ///< arg0..arg9 and args[N]; expr::index holds N
+  timestamp, vtimestamp, walltimestamp, pid, ppid, tid, uid, gid, cpu, execname, probeprov,
+  probemod, probefunc, probename, errno_value, epid, id, curthread, caller, ucaller,
+};
+
+/// A typed expression.
+struct expr {
+  enum class kind_t : std::uint8_t {
+    constant,     ///< value
+    string,       ///< text
+    builtin,      ///< index: the builtin (arg number in `value` for builtin::arg)
+    variable,     ///< index: variable id; kids: keys of an associative array
+    unary,        ///< text: "-", "!", "~", "+"
+    binary,       ///< text: the operator, including "&&", "||", "^^"
+    conditional,  ///< kids: condition, then, else
+    assign,       ///< text: "=", "+=", ...; kids: target, value
+    increment,    ///< text: "++" or "--"; value: 1 for prefix, 0 for postfix; kids: target
+    cast,         ///< kids: operand; type: the target
+    call,         ///< text: the subroutine (strlen, strjoin, ...); kids: arguments
+    stringof,     ///< kids: operand
+  } kind = kind_t::constant;
+  type t;
+  std::int64_t value = 0;
+  std::string text;
+  std::uint32_t index = 0;
+  std::vector<expr> kids;
+  d::ast::span where;
+};
+
+/// One record of an enabled probe's data, as DTrace's dtrace_recdesc_t describes it.
+struct record {
+  type t;
+  std::uint32_t offset = 0;  ///< from the start of the clause's data
+  std::uint32_t size = 0;
+};
+
+/// What a statement does.
+enum class action : std::uint8_t {
+  expression,   ///< evaluate (assignments, increments)
+  aggregate,    ///< @a[keys] = fn(args)
+  trace, printf, printa, exit, clear, trunc, normalize, denormalize, setopt, stack, ustack,
+};
+
+struct statement {
+  action kind = action::expression;
+  std::vector<expr> args;        ///< the action's or function's arguments (format excluded)
+  std::string format;            ///< printf / printa format, when given
+  bool has_format = false;
+  std::uint32_t aggregation = 0; ///< aggregate, clear, trunc, normalize, denormalize: the varid
+  std::vector<std::uint32_t> aggregations;  ///< printa: the varids, in order
+  std::vector<expr> keys;        ///< aggregate: the keys, cast to the aggregation's key types
+  std::vector<record> records;   ///< what this statement adds to the clause's data
+  d::ast::span where;
+};
+
+/// provider:module:function:name, each possibly a glob; empty fields match anything.
+struct probe {
+  std::string provider, module, function, name;
+  d::ast::span where;
+  std::string text() const { return provider + ":" + module + ":" + function + ":" + name; }
+};
+
+struct clause {
+  std::uint32_t id = 0;  ///< 1-based, in program order; also its enabled probe id (EPID)
+  std::vector<probe> probes;
+  std::optional<expr> predicate;
+  std::vector<statement> statements;
+  bool default_action = false;  ///< no body: trace the probe firing only
+  std::uint32_t data_size = 0;  ///< bytes of records all its statements add
+  d::ast::span where;
+};
+
+struct option {
+  std::string name;
+  std::string value;  ///< empty for a flag set without a value
+};
+
+struct program {
+  std::vector<clause> clauses;
+  std::vector<variable> variables;
+  std::vector<agg::descriptor> aggregations;  ///< varid - 1 indexes this
+  std::vector<option> options;                 ///< #pragma D option, in order
+};
+
+}  // namespace dtpp::ir
