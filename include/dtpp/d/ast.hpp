@@ -47,6 +47,7 @@ struct node {
   std::string name;  ///< member name for node_kind::member
   std::vector<node_ptr> kids;
   span where;
+  std::uint32_t depth = 1;  ///< levels below and including this node
 };
 
 /// provider:module:function:name as written, glob characters and macros unexpanded.

@@ -664,7 +664,7 @@ class checker {
       st.records.push_back({{type::category::stack, frames * 8, false, "stack"}, 0, frames * 8});
       return true;
     }
-    for (const char* s : {"speculate", "commit", "discard", "speculation"})
+    for (const char* s : {"speculate", "commit", "discard"})
       if (name == s)
         fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
     for (const char* s : {"breakpoint", "chill", "panic", "stop", "raise", "system", "copyout", "copyoutstr", "tracemem", "jstack", "print"})
@@ -700,7 +700,7 @@ class checker {
         fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
                              " uses unsupported positional format (%n$)", where);
       std::size_t k = j;
-      while (k < fmt.size() && std::string_view("hlLwz").find(fmt[k]) != std::string_view::npos) ++k;
+      while (k < fmt.size() && std::string_view("hlLw").find(fmt[k]) != std::string_view::npos) ++k;
       if (k >= fmt.size()) {
         if (c.aggregation && k == j) { c.letters = "@"; c.spec = fmt.substr(i + 1, k - i - 1); out.push_back(c); break; }
         fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
@@ -1169,11 +1169,21 @@ class checker {
     for (const auto& entry : table)
       if (name == entry.name) s = &entry;
     if (!s) {
-      ir::statement ignored;
       if (is_aggregating_function(name))
         fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
+      for (const char* s : {"speculate", "commit", "discard", "speculation"})
+        if (name == s)
+          fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
+      // An action used as a value has type void: the context reports what it cannot take.
       for (const char* a : {"trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"})
-        if (name == a) fail("D_OP_ACT", "action " + name + "( ) cannot be used in an expression", n->where);
+        if (name == a) {
+          expr e;
+          e.kind = kind_t::call;
+          e.text = name;
+          e.t = void_type();
+          e.where = n->where;
+          return e;
+        }
       fail("D_FUNC_UNDEF", "undefined function name: " + name, callee->where);
     }
     const auto count = n->kids.size() - 1;
@@ -1486,7 +1496,7 @@ std::string dump(const ir::program& program) {
         if (!s.keys.empty()) out += "[" + detail::show_list(s.keys) + "]";
         out += " = " + std::string(agg::name(a.fn.kind)) + "(" + detail::show_list(s.args) + ")";
       } else {
-        if (s.has_format) out += " " + detail::quote(s.format);
+        if (s.has_format || s.kind == ir::action::setopt) out += " " + detail::quote(s.format);
         for (const auto id : s.aggregations) out += " @" + program.aggregations[id - 1].name;
         if (s.aggregation) out += " @" + program.aggregations[s.aggregation - 1].name;
         if (!s.args.empty()) out += " " + detail::show_list(s.args);

@@ -1,6 +1,7 @@
 // Parsing D: source text to ast::program, with every syntax error found.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "dtpp/d/ast.hpp"
@@ -19,8 +20,10 @@ struct parse_result {
 /// input, however malformed. Defined in dtpp/src.hpp (compiled into dtpp::dtpp).
 parse_result parse(const source_file& source);
 
-/// The deepest nesting of brackets and conditionals the parser accepts; deeper input is an error
-/// rather than a stack overflow.
+/// The deepest nesting of brackets and conditionals the parser accepts, and the deepest
+/// expression tree (long operator chains); deeper input is an error rather than a stack overflow
+/// in the parser, the checker or the engines that walk the tree.
 inline constexpr int max_nesting = 256;
+inline constexpr std::uint32_t max_depth = 1000;
 
 }  // namespace dtpp::d

@@ -2,6 +2,7 @@
 // are instantiated once, in the library, not in every file that parses D.
 #pragma once
 
+#include <algorithm>
 #include <boost/fusion/include/at_c.hpp>
 #include <boost/spirit/home/x3.hpp>
 #include <cctype>
@@ -39,11 +40,24 @@ std::uint32_t end_of(const Context& ctx) {
   return offset_of(ctx, x3::_where(ctx).begin());
 }
 
+// Thrown when an expression grows deeper than max_depth; parse() reports it.
+struct too_deep {
+  std::uint32_t at;
+};
+
+inline std::uint32_t depth_of(const std::vector<ast::node_ptr>& kids) {
+  std::uint32_t d = 0;
+  for (const auto& k : kids) d = std::max(d, k ? k->depth : 0u);
+  return d + 1;
+}
+
 inline ast::node_ptr make_node(ast::node_kind kind, std::string text, ast::span where,
                                std::vector<ast::node_ptr> kids = {}) {
   auto n = std::make_shared<ast::node>();
   n->kind = kind;
   n->text = std::move(text);
+  n->depth = depth_of(kids);
+  if (n->depth > max_depth) throw too_deep{where.begin};
   n->kids = std::move(kids);
   n->where = where;
   return n;
@@ -150,7 +164,7 @@ const auto quoted_string = x3::rule<class quoted_string, std::string>{"string"} 
     x3::lexeme['"' >> string_body >> '"'];
 
 const auto char_body = x3::rule<class char_body, std::string>{"character"} =
-    x3::raw[+(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '\'' - '\\' - x3::eol))];
+    x3::raw[*(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '\'' - '\\' - x3::eol))];
 const auto quoted_char = x3::rule<class quoted_char, std::string>{"character"} =
     x3::lexeme['\'' >> char_body >> '\''];
 
@@ -202,6 +216,8 @@ void fill(Context& ctx, node_kind kind, std::string text, std::vector<node_ptr> 
   auto& n = *x3::_val(ctx);
   n.kind = kind;
   n.text = std::move(text);
+  n.depth = depth_of(kids);
+  if (n.depth > max_depth) throw too_deep{n.where.begin};
   n.kids = std::move(kids);
   n.where.end = end_of(ctx);
 }
@@ -295,6 +311,8 @@ const auto unary_action = [](auto& ctx) {
   auto& prefixes = boost::fusion::at_c<0>(x3::_attr(ctx));
   node_ptr value = boost::fusion::at_c<1>(x3::_attr(ctx));
   for (auto it = prefixes.rbegin(); it != prefixes.rend(); ++it) {
+    (*it)->depth = value->depth + 1;
+    if ((*it)->depth > max_depth) throw too_deep{(*it)->where.begin};
     (*it)->kids.push_back(value);
     (*it)->where.end = value->where.end;
     value = *it;
@@ -598,6 +616,11 @@ parse_result parse(const source_file& source) {
     } catch (const x3::expectation_failure<parser::iterator>& failure) {
       result.errors.push_back(
           detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
+    } catch (const parser::too_deep& deep) {
+      result.errors.push_back({"D_SYNTAX",
+                               "expression nested too deeply (more than " +
+                                   std::to_string(max_depth) + " levels)",
+                               {deep.at, deep.at + 1}});
     }
     // Skip the broken clause, so that errors further on are found too.
     at = std::max(detail::clause_end(text, start), start + 1);

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a = count();
+	x = @a + 3;
+}

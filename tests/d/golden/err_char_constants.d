@@ -1,0 +1,5 @@
+BEGIN
+{
+	a = '';
+	b = 'abcdefghi';
+}

@@ -1,0 +1,2 @@
+BEGIN { exit(0); }
+/* this comment never ends

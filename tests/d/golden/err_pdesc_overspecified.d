@@ -1,0 +1,1 @@
+profile::::tick-1sec {}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	@foo[1] = count();
+	@bar = count();
+	printa("%d %@d %@d\n", @foo, @bar);
+}

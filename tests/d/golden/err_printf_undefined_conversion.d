@@ -1,0 +1,4 @@
+BEGIN
+{
+	printf("%z\n", 1);
+}

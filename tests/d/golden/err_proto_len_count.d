@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = count(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = quantize(1, 2, 3);
+}

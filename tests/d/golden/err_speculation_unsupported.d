@@ -1,0 +1,8 @@
+BEGIN
+{
+	s = speculation();
+}
+END
+{
+	speculate(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	x = "not closed;
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	i = 1;
+	trunc(i);
+}

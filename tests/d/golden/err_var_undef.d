@@ -1,0 +1,5 @@
+syscall::read:return
+/self->ts/
+{
+	trace(self->ts);
+}
