@@ -13,6 +13,7 @@ namespace dtpp::d::ast {
 struct span {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
+  friend bool operator==(const span&, const span&) = default;
 };
 
 enum class node_kind : std::uint8_t {

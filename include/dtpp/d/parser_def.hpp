@@ -113,7 +113,15 @@ std::string unescape(const Context& ctx, const std::string& raw, std::uint32_t a
 
 // ---- tokens --------------------------------------------------------------------------------
 
-const auto word_end = !(x3::alnum | '_');
+// ASCII character sets of our own: X3's char classes assert (and call <cctype> with negative
+// values) on bytes above 127, which a script may contain anywhere.
+const auto alpha = x3::char_("a-zA-Z");
+const auto digit = x3::char_("0-9");
+const auto xdigit = x3::char_("0-9a-fA-F");
+const auto alnum = x3::char_("a-zA-Z0-9");
+const auto space = x3::char_(" \t\n\r\f\v");
+
+const auto word_end = !(alnum | '_');
 
 struct keywords_type : x3::symbols<int> {
   keywords_type() {
@@ -132,7 +140,7 @@ const keywords_type keywords;
 // Keywords are not identifiers; self and this are (self->x and this->x are member accesses).
 const auto identifier_text =
     x3::rule<class identifier_text, std::string>{"identifier"} = x3::lexeme[
-        x3::raw[(x3::alpha | '_') >> *(x3::alnum | '_')] - (keywords >> word_end)];
+        x3::raw[(alpha | '_') >> *(alnum | '_')] - (keywords >> word_end)];
 
 struct type_words_type : x3::symbols<int> {
   type_words_type() {
@@ -155,7 +163,7 @@ const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
 // raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
 // range into the string's characters one by one.
 const auto integer_text = x3::rule<class integer_text, std::string>{"integer"} = x3::raw[
-    x3::lexeme[((x3::lit("0x") | "0X") >> +x3::xdigit | +x3::digit) >> *x3::char_("uUlL") >>
+    x3::lexeme[((x3::lit("0x") | "0X") >> +xdigit | +digit) >> *x3::char_("uUlL") >>
                word_end]];
 
 const auto string_body = x3::rule<class string_body, std::string>{"string"} =
@@ -169,10 +177,10 @@ const auto quoted_char = x3::rule<class quoted_char, std::string>{"character"} =
     x3::lexeme['\'' >> char_body >> '\''];
 
 const auto macro_text = x3::rule<class macro_text, std::string>{"macro"} =
-    x3::lexeme[x3::raw['$' >> -x3::lit('$') >> +(x3::alnum | '_')]];
+    x3::lexeme[x3::raw['$' >> -x3::lit('$') >> +(alnum | '_')]];
 
 const auto aggregation_text = x3::rule<class aggregation_text, std::string>{"aggregation"} =
-    x3::raw[x3::lexeme['@' >> *(x3::alnum | '_')]];
+    x3::raw[x3::lexeme['@' >> *(alnum | '_')]];
 
 struct binary_ops_type : x3::symbols<std::string> {
   binary_ops_type() {
@@ -399,7 +407,7 @@ BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, co
 // ---- clauses ---------------------------------------------------------------------------------
 
 const auto probe_text = x3::rule<class probe_text, std::string>{"probe description"} =
-    x3::lexeme[x3::raw[+(x3::alnum | x3::char_("-_.*?[]!$:`+~"))]];
+    x3::lexeme[x3::raw[+(alnum | x3::char_("-_.*?[]!$:`+~"))]];
 
 const auto probe_action = [](auto& ctx) {
   const std::string& text = x3::_attr(ctx);
@@ -421,7 +429,7 @@ BOOST_SPIRIT_DEFINE(clause)
 
 const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
                      x3::lexeme["//" >> *(x3::char_ - x3::eol)];
-const auto skipper = x3::space | comment;
+const auto skipper = space | comment;
 
 }  // namespace parser
 

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@a = count();
+}
+
+END
+{
+	@a[1] = sum(3);
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	@foo[1] = count();
+	@bar["x"] = count();
+	printa(@foo, @bar);
+}

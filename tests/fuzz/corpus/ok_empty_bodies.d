@@ -1,0 +1,4 @@
+BEGIN {}
+BEGIN { ; ; }
+END /1/ {}
+tick-1s
