@@ -1,9 +1,0 @@
-BEGIN
-{
-	@a = count();
-}
-
-END
-{
-	@a[1] = sum(3);
-}

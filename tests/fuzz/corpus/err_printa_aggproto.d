@@ -1,6 +1,0 @@
-BEGIN
-{
-	@foo[1] = count();
-	@bar["x"] = count();
-	printa(@foo, @bar);
-}

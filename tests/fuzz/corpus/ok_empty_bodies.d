@@ -1,4 +1,0 @@
-BEGIN {}
-BEGIN { ; ; }
-END /1/ {}
-tick-1s
