@@ -15,4 +15,4 @@ ctest --test-dir build --output-on-failure -j2
 
 # Benchmarks, compile-fail, header and install checks gain nothing from sanitizers; skip them.
 bash scripts/build.sh build-san -DDTPP_SANITIZE=ON -DDTPP_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
-ctest --test-dir build-san --output-on-failure -j2 -L 'unit|example'
+ctest --test-dir build-san --output-on-failure -j2 -L 'unit|example|command'

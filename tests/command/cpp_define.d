@@ -1,0 +1,7 @@
+BEGIN
+{
+  @limit = max(LIMIT);
+#ifdef VERBOSE
+  printf("limit %d\n", LIMIT);
+#endif
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+#error this script needs -DNAME
+}

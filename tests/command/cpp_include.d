@@ -1,0 +1,7 @@
+#!/usr/sbin/dtrace -Cs
+#include "cpp_include.h"
+
+END
+{
+  y = );
+}

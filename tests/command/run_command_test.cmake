@@ -1,0 +1,68 @@
+# cmake -DCOMMAND=dtpp -DNAME=case -DSOURCE_DIR=tests/command -DBINARY_DIR=dir -P this
+#
+# Runs the command in SOURCE_DIR (so that scripts are named as the test names them) with the
+# arguments in NAME.args, one a line, where @SCRIPT@ stands for NAME.d. NAME.argv0, when present,
+# holds the name to invoke the command by (a symbolic link made in BINARY_DIR). Then requires:
+#   - standard output, followed when standard error is not empty by a line `--- stderr` and
+#     standard error, to equal NAME.out byte for byte (no NAME.out: no output at all);
+#   - the exit status to equal NAME.status (no NAME.status: 0).
+# The locale is C, so that getopt's and cpp's messages are the same everywhere.
+foreach(var IN ITEMS COMMAND NAME SOURCE_DIR BINARY_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_command_test.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+# One argument a line, kept whole: semicolons are escaped so that the list does not split them,
+# and an empty line is an empty argument.
+file(READ "${SOURCE_DIR}/${NAME}.args" text)
+string(REGEX REPLACE "\n$" "" text "${text}")
+string(REPLACE ";" "\\;" text "${text}")
+string(REPLACE "@SCRIPT@" "${NAME}.d" text "${text}")
+set(args "")
+if(NOT text STREQUAL "")
+  string(REPLACE "\n" ";" args "${text}")
+endif()
+
+set(program "${COMMAND}")
+if(EXISTS "${SOURCE_DIR}/${NAME}.argv0")
+  file(STRINGS "${SOURCE_DIR}/${NAME}.argv0" argv0 LIMIT_COUNT 1)
+  set(program "${BINARY_DIR}/${NAME}.bin/${argv0}")
+  file(MAKE_DIRECTORY "${BINARY_DIR}/${NAME}.bin")
+  file(CREATE_LINK "${COMMAND}" "${program}" SYMBOLIC)
+endif()
+
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${program}" ${args}
+                WORKING_DIRECTORY "${SOURCE_DIR}"
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(actual "${out}")
+if(NOT err STREQUAL "")
+  string(APPEND actual "--- stderr\n${err}")
+endif()
+file(WRITE "${BINARY_DIR}/${NAME}.actual" "${actual}")
+
+set(expected_status 0)
+if(EXISTS "${SOURCE_DIR}/${NAME}.status")
+  file(STRINGS "${SOURCE_DIR}/${NAME}.status" expected_status LIMIT_COUNT 1)
+endif()
+set(expected "")
+if(EXISTS "${SOURCE_DIR}/${NAME}.out")
+  file(READ "${SOURCE_DIR}/${NAME}.out" expected)
+endif()
+
+set(failed FALSE)
+if(NOT actual STREQUAL expected)
+  file(WRITE "${BINARY_DIR}/${NAME}.expected" "${expected}")
+  execute_process(COMMAND diff -u "${BINARY_DIR}/${NAME}.expected" "${BINARY_DIR}/${NAME}.actual"
+                  OUTPUT_VARIABLE diff)
+  message("${diff}")  # printed as it is: FATAL_ERROR's formatting would space the lines apart
+  message("the output differs from ${NAME}.out (diff above)")
+  set(failed TRUE)
+endif()
+if(NOT status STREQUAL expected_status)
+  message("the exit status is ${status}, not ${expected_status}")
+  set(failed TRUE)
+endif()
+if(failed)
+  message(FATAL_ERROR "command: ${NAME} failed")
+endif()

@@ -1,0 +1,14 @@
+BEGIN
+{
+  x = ;
+}
+
+tick-1s
+{
+  @a = count();
+}
+
+END
+{
+  printf("%d\n", 1 +);
+}

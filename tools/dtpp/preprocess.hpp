@@ -1,0 +1,209 @@
+// -C: running cpp(1) over a script as dtrace(1) does, and placing what it wrote back on the lines
+// of the script (and of the files it included), so that diagnostics name the lines a user wrote.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dtpp/d/diagnostic.hpp"
+#include "dtpp/d/source.hpp"
+
+namespace dtpp::command {
+
+/// Where a line of cpp's output came from.
+struct line_origin {
+  std::string file;        ///< empty: the script itself; else an included file, as cpp names it
+  std::uint32_t line = 1;  ///< 1-based
+};
+
+struct preprocessed {
+  std::string text;                  ///< cpp's output without its line markers: what is compiled
+  std::vector<line_origin> origins;  ///< origins[i]: where line i + 1 of text came from
+};
+
+struct preprocess_result {
+  std::optional<preprocessed> output;
+  std::string error;  ///< libdtrace's words when there is no output
+};
+
+namespace detail {
+
+/// `# 12 "file" 1 3` (GCC's line markers) or `#line 12 "file"`: the next line is line 12 of file.
+inline std::optional<line_origin> line_marker(std::string_view line) {
+  if (line.empty() || line[0] != '#') return std::nullopt;
+  std::size_t at = 1;
+  while (at < line.size() && line[at] == ' ') ++at;
+  if (line.substr(at, 4) == "line") at += 4;
+  while (at < line.size() && line[at] == ' ') ++at;
+  if (at == line.size() || !std::isdigit(static_cast<unsigned char>(line[at]))) return std::nullopt;
+  line_origin origin;
+  origin.line = 0;
+  for (; at < line.size() && std::isdigit(static_cast<unsigned char>(line[at])); ++at)
+    origin.line = origin.line * 10 + static_cast<std::uint32_t>(line[at] - '0');
+  while (at < line.size() && line[at] == ' ') ++at;
+  if (at < line.size() && line[at] == '"')
+    for (++at; at < line.size() && line[at] != '"'; ++at) {
+      if (line[at] == '\\' && at + 1 < line.size()) ++at;  // cpp escapes '\' and '"' in names
+      origin.file += line[at];
+    }
+  return origin;
+}
+
+/// Splits cpp's output into the text to compile and the origin of each of its lines. A marker
+/// that skips lines of the same file (cpp's way of dropping a run of blank lines) becomes those
+/// blank lines again, so that, up to the first #include, line N of the text is line N of the
+/// script and the checker's own "line N" (in "previous: ... : line 6") stays right.
+inline preprocessed strip_line_markers(std::string_view output, const std::string& script) {
+  preprocessed result;
+  line_origin next;
+  while (!output.empty()) {
+    const auto eol = output.find('\n');
+    const auto line = output.substr(0, eol);
+    output.remove_prefix(eol == std::string_view::npos ? output.size() : eol + 1);
+    if (auto marker = line_marker(line)) {
+      if (marker->file == script) marker->file.clear();
+      for (; marker->file == next.file && next.line < marker->line; ++next.line) {
+        result.text.push_back('\n');
+        result.origins.push_back(next);
+      }
+      next = std::move(*marker);
+      continue;
+    }
+    result.text.append(line).push_back('\n');
+    result.origins.push_back(next);
+    ++next.line;
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// cpp's arguments as dtrace(1) gives them: its predefined names, the user's -D/-U/-I/-H in order,
+/// the D version, then the -X mode. The script comes on standard input.
+inline std::vector<std::string> cpp_arguments(const std::string& cpp,
+                                              const std::vector<std::string>& user,
+                                              const std::string& stdc) {
+  std::vector<std::string> args{
+      cpp,          "-D__linux",     "-D__unix", "-D__SVR4", "-D__SUNW_D=1",
+      "-U__GNUC__", "-D__SUNW_D_64", "-D__Linux"};
+#if defined(__x86_64__)
+  args.push_back("-D__amd64");
+#endif
+  args.insert(args.end(), user.begin(), user.end());
+  args.push_back("-D__SUNW_D_VERSION=0x02000000");  // D 2.0, as dtpp -V says
+  if (stdc == "a") args.push_back("-std=c99");
+  if (stdc == "s") args.push_back("-traditional-cpp");
+  args.push_back("-");
+  return args;
+}
+
+/// Runs cpp (found on PATH unless a path is given) over the script `name`. cpp's own messages go
+/// to our standard error, as with dtrace(1), and name the script: it reaches cpp on standard input
+/// behind a `#line 1 "name"`. A `#!` first line is blanked: cpp would reject it.
+inline preprocess_result preprocess(const std::vector<std::string>& arguments,
+                                    const std::string& name, std::string script) {
+  if (script.compare(0, 2, "#!") == 0) script.erase(0, script.find('\n'));
+  std::string quoted;
+  for (const char c : name) {
+    if (c == '\\' || c == '"') quoted += '\\';
+    quoted += c;
+  }
+  script.insert(0, "#line 1 \"" + quoted + "\"\n");
+  const int input = ::memfd_create("dtpp-script", MFD_CLOEXEC);
+  int output[2] = {-1, -1};
+  if (input < 0 || ::pipe2(output, O_CLOEXEC) != 0) {
+    if (input >= 0) ::close(input);
+    return {std::nullopt, "Failed to fork preprocessor"};
+  }
+  for (std::size_t done = 0; done < script.size();) {
+    const auto n = ::write(input, script.data() + done, script.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::lseek(input, 0, SEEK_SET);
+
+  std::vector<char*> argv;
+  for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::close(input);
+  ::close(output[1]);
+  if (spawned != 0) {
+    ::close(output[0]);
+    return {std::nullopt,
+            spawned == ENOENT ? "Preprocessor not found" : "Failed to exec preprocessor"};
+  }
+
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const auto n = ::read(output[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(output[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return {std::nullopt, "Preprocessor failed to process input program"};
+  return {detail::strip_line_markers(text, name), {}};
+}
+
+/// d::render() for a program that went through cpp: the line number is the one the line had
+/// before cpp, in the script or, named as dtrace(1) names it, in an included file. The line shown
+/// is the preprocessed one, whose columns the diagnostic counts.
+inline std::string render(const d::diagnostic& diagnostic, const d::source_file& compiled,
+                          const std::vector<line_origin>& origins,
+                          const d::render_options& options) {
+  const auto at = compiled.at(diagnostic.where.begin);
+  line_origin origin{{}, at.line};
+  if (at.line <= origins.size()) {
+    origin = origins[at.line - 1];
+  } else if (!origins.empty()) {  // past the last line: the end of the program
+    origin = origins.back();
+    origin.line += at.line - static_cast<std::uint32_t>(origins.size());
+  }
+  // render() needs only the line the diagnostic is on, so that line alone is put where it was.
+  const auto line = compiled.line_text(at.line);
+  const d::source_file placed(compiled.name(),
+                              std::string(origin.line - 1, '\n') + std::string(line) + "\n");
+  auto moved = diagnostic;
+  moved.where.begin = origin.line - 1 + at.column - 1;
+  const auto last =
+      compiled.at(diagnostic.where.end > diagnostic.where.begin ? diagnostic.where.end - 1
+                                                                : diagnostic.where.begin);
+  moved.where.end = last.line == at.line
+                        ? moved.where.begin + (diagnostic.where.end - diagnostic.where.begin)
+                        : static_cast<std::uint32_t>(placed.text().size() + 1);  // no ~ then
+  auto out = d::render(moved, placed, options);
+  if (!origin.file.empty()) {
+    // dtrace(1): `failed to compile script x.d: [TAG] "inc.h", line 3: message`.
+    auto prefix = options.program + ": failed to compile script " + compiled.name() + ": ";
+    if (options.errtags) prefix += "[" + diagnostic.tag + "] ";
+    if (out.compare(prefix.size(), 5, "line ") == 0)
+      out.insert(prefix.size(), "\"" + origin.file + "\", ");
+  }
+  return out;
+}
+
+}  // namespace dtpp::command
