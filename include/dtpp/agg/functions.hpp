@@ -300,8 +300,18 @@ struct function {
     }
   }
 
+  // The policy operations, dispatched at run time (for aggregations known only from D).
   std::size_t words() const {
     return visit([](const auto& fn) { return fn.words(); });
+  }
+  void init(std::uint64_t* w) const {
+    visit([&](const auto& fn) { fn.init(w); });
+  }
+  void add(std::uint64_t* w, std::int64_t value, std::int64_t incr) const {
+    visit([&](const auto& fn) { fn.add(w, value, incr); });
+  }
+  void merge(std::uint64_t* into, const std::uint64_t* from) const {
+    visit([&](const auto& fn) { fn.merge(into, from); });
   }
   friend bool operator==(const function&, const function&) = default;
 };

@@ -16,6 +16,7 @@
 
 #include "dtpp/agg/functions.hpp"
 #include "dtpp/d/check.hpp"
+#include "dtpp/d/options.hpp"
 #include "dtpp/d/parser.hpp"
 
 namespace dtpp::d {
@@ -112,14 +113,6 @@ inline const std::vector<builtin_info>& builtins(std::uint32_t strsize) {
   return table;
 }
 
-inline const char* const known_options[] = {
-    "aggpercpu", "aggrate", "aggsize", "aggsortkey", "aggsortkeypos", "aggsortpos", "aggsortrev",
-    "aggzoom", "agghist", "aggpack", "argref", "bufpolicy", "bufresize", "bufsize", "cleanrate",
-    "cpu", "defaultargs", "destructive", "dynvarsize", "empty", "errtags", "flowindent",
-    "grabanon", "jstackframes", "jstackstrsize", "nspec", "quiet", "rawbytes", "specsize",
-    "stackframes", "stackindent", "statusrate", "strsize", "switchrate", "temporal",
-    "ustackframes", "zdefs", "encoding", "maxframes", "lockmem", "noresolve", "pcapsize",
-    "linkmode", "disasm", "version"};
 
 // A printf conversion: its flags/width/precision text, its letters, and what it takes.
 struct conversion {
@@ -153,7 +146,7 @@ class checker {
       error("D_MACRO_UNUSED",
             "extraneous argument '" + options_.arguments.back() + "' ($" + std::to_string(n) +
                 " is not referenced)",
-            {0, 0});
+            diagnostic::nowhere);
     }
     return std::move(result_);
   }
@@ -176,13 +169,14 @@ class checker {
   // ---- pragmas -------------------------------------------------------------------------------
 
   void pragma(const ast::pragma& p) {
-    if (std::find(std::begin(known_options), std::end(known_options), p.name) ==
-        std::end(known_options)) {
-      error("D_PRAGMA_OPTSET", "failed to set option '" + p.name + "': Invalid option name",
+    if (const auto why = option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
+      error("D_PRAGMA_OPTSET",
+            "failed to set option '" + p.name + (p.has_value ? "' to '" + p.value : "") + "': " +
+                std::string(*why),
             p.where);
       return;
     }
-    if (p.name == "strsize" && p.has_value) options_.strsize = static_cast<std::uint32_t>(std::strtoul(p.value.c_str(), nullptr, 0));
+    if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*parse_size(p.value));
     if (p.name == "defaultargs") options_.defaultargs = true;
     if (p.name == "argref") options_.argref = true;
     if (p.name == "empty") options_.empty_ok = true;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,11 @@
 namespace dtpp::d {
 
 /// One error: DTrace's tag (D_SYNTAX, D_AGG_REDEF, ...), its message (DTrace's words; extra
-/// lines start with a tab), and the span of source it is about.
+/// lines start with a tab), and the span of source it is about (`nowhere` for errors about the
+/// command line, such as an unused argument).
 struct diagnostic {
+  static constexpr ast::span nowhere{std::numeric_limits<std::uint32_t>::max(), std::numeric_limits<std::uint32_t>::max()};
+
   std::string tag;
   std::string message;
   ast::span where;
@@ -34,13 +38,15 @@ struct render_options {
 /// For -n, DTrace's shape is "dtrace: invalid probe specifier SPEC: MSG", with no line number.
 inline std::string render(const diagnostic& d, const source_file& source,
                           const render_options& options = {}) {
-  const auto at = source.at(d.where.begin);
+  const bool placed = d.where != diagnostic::nowhere;
+  const auto at = source.at(placed ? d.where.begin : 0);
   std::string out = options.program + ": ";
   out += options.script ? "failed to compile script " : "invalid probe specifier ";
   out += source.name() + ": ";
   if (options.errtags) out += "[" + d.tag + "] ";
-  if (options.script) out += "line " + std::to_string(at.line) + ": ";
+  if (options.script && placed) out += "line " + std::to_string(at.line) + ": ";
   out += d.message + "\n";
+  if (!placed) return out;
   const std::string number = std::to_string(at.line);
   const auto line = source.line_text(at.line);
   out += "    " + number + " | " + std::string(line) + "\n";

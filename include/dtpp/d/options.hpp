@@ -1,5 +1,5 @@
-// DTrace's options (-x name[=value] and the letters that stand for one): every name libdtrace
-// knows, and the check it makes of the value, so that dtpp refuses what dtrace(1) refuses.
+// DTrace's options (-x name[=value], #pragma D option, setopt()): every name libdtrace knows,
+// and the check it makes of the value, so that dtpp refuses what dtrace(1) refuses.
 #pragma once
 
 #include <strings.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace dtpp::command {
+namespace dtpp::d {
 
 /// What an option's value must look like (the dt_opt_* handler libdtrace gives the option).
 enum class value_kind : std::uint8_t {
@@ -235,4 +235,4 @@ inline std::optional<std::string_view> option_error(std::string_view name, const
   return std::nullopt;
 }
 
-}  // namespace dtpp::command
+}  // namespace dtpp::d

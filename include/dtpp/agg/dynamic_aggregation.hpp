@@ -1,0 +1,35 @@
+// An aggregation whose function and keys are known only at run time (from a D program): the
+// engines' form of aggregation<Fn, Keys...>, over the same lock-free shards.
+#pragma once
+
+#include <cstdint>
+
+#include "dtpp/agg/dynamic.hpp"
+#include "dtpp/agg/sharded.hpp"
+
+namespace dtpp::agg {
+
+/// `@name[keys] = fn(value[, incr])` for a descriptor from the D compiler. Updates are live and
+/// lock-free; snapshot() gives the run-time table the walkers and printers take.
+class dynamic_aggregation {
+ public:
+  explicit dynamic_aggregation(descriptor desc) : store_(desc.fn, std::move(desc)) {}
+
+  /// Adds a sample for a key (count() ignores value and increment).
+  void add(const dynamic_key& key, std::int64_t value, std::int64_t incr = 1) {
+    store_.function().add(store_.words(key), value, incr);
+  }
+
+  dynamic_table snapshot() const { return store_.snapshot(); }
+  void clear() { store_.clear(); }
+  void trunc() { store_.trunc(); }
+  void trunc(std::int64_t n) { store_.trunc(n); }
+  void normalize(std::uint64_t n) { store_.normalize(n); }
+  void denormalize() { store_.denormalize(); }
+  const descriptor& desc() const { return store_.desc(); }
+
+ private:
+  sharded<function, dynamic_key> store_;
+};
+
+}  // namespace dtpp::agg
