@@ -38,6 +38,9 @@ struct llquantize_params {
                         {low, "low magnitude", "D_LLQUANT_LMAGVAL"},
                         {high, "high magnitude", "D_LLQUANT_HMAGVAL"},
                         {nsteps, "linear steps per magnitude", "D_LLQUANT_STEPVAL"}};
+    if (nsteps <= 0)
+      throw param_error("D_LLQUANT_STEPTYPE",
+                        "llquantize( ) argument #4 must be a non-zero positive integer constant");
     for (int i = 0; i < 4; ++i)
       if (args[i].value < 0 || args[i].value > std::numeric_limits<std::uint16_t>::max())
         throw param_error(args[i].tag, "llquantize( ) argument #" + std::to_string(i + 1) + " (" +

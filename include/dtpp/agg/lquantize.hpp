@@ -34,7 +34,7 @@ struct lquantize_params {
       throw param_error("D_LQUANT_BASEVAL", "lquantize( ) argument #1 must be a 32-bit quantity");
     if (limit < i32_min || limit > i32_max)
       throw param_error("D_LQUANT_LIMVAL", "lquantize( ) argument #2 must be a 32-bit quantity");
-    if (limit < base)
+    if (limit <= base)
       throw param_error("D_LQUANT_MISMATCH",
                         "lquantize( ) base (argument #1) must be less than limit (argument #2)");
     if (step <= 0)

@@ -74,8 +74,18 @@ struct pragma {
   span where;
 };
 
+/// A variable declaration outside the clauses: `int i;`, `self uint64_t ts;`,
+/// `this long long v;`, `int counts[string, int];`.
+struct declaration {
+  std::string scope;  ///< "", "self" or "this"
+  std::string type;
+  std::string name;
+  std::vector<std::string> keys;  ///< key types of an associative array
+  span where;
+};
+
 struct program {
-  std::vector<std::variant<pragma, clause>> items;
+  std::vector<std::variant<pragma, clause, declaration>> items;
 };
 
 }  // namespace dtpp::d::ast

@@ -133,6 +133,7 @@ class checker {
   compile_result run(const ast::program& program) {
     for (const auto& item : program.items) {
       if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
+      else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);
       else clause(std::get<ast::clause>(item));
     }
     if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
@@ -181,6 +182,37 @@ class checker {
     if (p.name == "argref") options_.argref = true;
     if (p.name == "empty") options_.empty_ok = true;
     result_.program.options.push_back({p.name, p.value});
+  }
+
+  // ---- declarations --------------------------------------------------------------------------
+
+  void declare(const ast::declaration& d) {
+    const auto t = named_type(d.type, options_.strsize);
+    if (!t || t->is_void()) {
+      error("D_DECL_VOIDOBJ", "cannot have void object: " + d.name, d.where);
+      return;
+    }
+    std::vector<type> keys;
+    for (const auto& k : d.keys) {
+      const auto kt = named_type(k, options_.strsize);
+      if (!kt || kt->is_void()) {
+        error("D_DECL_ARRSUB", "positive integral constant expression or tuple signature expected as array declaration subscript", d.where);
+        return;
+      }
+      keys.push_back(*kt);
+    }
+    if (d.scope == "this" && !keys.empty()) {
+      error("D_DECL_LOCASSC", "associative arrays may not be declared as local variables: " + d.name, d.where);
+      return;
+    }
+    auto& table = d.scope == "self" ? thread_locals_ : d.scope == "this" ? declared_clause_locals_ : globals_;
+    if (table.count(d.name)) {
+      error("D_DECL_IDRED", "identifier redeclared: " + d.name, d.where);
+      return;
+    }
+    const auto scope = d.scope == "self" ? ir::scope::thread : d.scope == "this" ? ir::scope::clause : ir::scope::global;
+    const auto prefix = d.scope.empty() ? std::string() : d.scope + "->";
+    table.emplace(d.name, new_variable(prefix + d.name, scope, *t, keys));
   }
 
   // ---- clauses -------------------------------------------------------------------------------
@@ -299,9 +331,12 @@ class checker {
       return st;
     }
     if (n->kind == ast::node_kind::aggregation ||
-        (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation))
-      fail("D_AGG_NULL",
-           "expression has null effect: @" + aggregation_name(aggregation_node(n)->text), n->where);
+        (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation)) {
+      const auto name = aggregation_name(aggregation_node(n)->text);
+      if (!aggregation_ids_.count(aggregation_node(n)->text))
+        fail("D_IDENT_UNDEF", "failed to resolve @" + name + ": Unknown variable name", n->where);
+      fail("D_AGG_NULL", "expression has null effect: @" + name, n->where);
+    }
     if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier) {
       const auto& name = n->kids[0]->text;
       if (action_call(name, n, st)) return st;
@@ -343,16 +378,24 @@ class checker {
            target->where);
     if (n->text != "=" || rhs->kind != ast::node_kind::call ||
         rhs->kids[0]->kind != ast::node_kind::identifier ||
-        !is_aggregating_function(rhs->kids[0]->text))
+        !is_aggregating_function(rhs->kids[0]->text)) {
+      (void)value(rhs);  // DTrace reports an undefined function or a bad call before this
       fail("D_AGG_FUNC", "@" + name + " must be assigned the result of an aggregating function",
            n->where);
+    }
     const auto& fn_name = rhs->kids[0]->text;
     std::vector<ast::node_ptr> args(rhs->kids.begin() + 1, rhs->kids.end());
 
     // Keys: typed, and checked against the aggregation's prototype (its first use).
     std::vector<expr> keys;
     if (target->kind == ast::node_kind::index)
-      for (std::size_t i = 1; i < target->kids.size(); ++i) keys.push_back(value(target->kids[i]));
+      for (std::size_t i = 1; i < target->kids.size(); ++i) {
+        if (target->kids[i]->kind == ast::node_kind::aggregation)
+          fail("D_KEY_TYPE", "aggregation expression may not be used as aggregation index: key #" +
+                                 std::to_string(i),
+               target->kids[i]->where);
+        keys.push_back(value(target->kids[i]));
+      }
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (!keys[i].t.is_integer() && !keys[i].t.is_string())
         fail("D_KEY_TYPE", keys[i].t.name + " expression may not be used as aggregation index: key #" +
@@ -517,14 +560,25 @@ class checker {
     const auto record_of = [&](const expr& e) {
       return ir::record{e.t, 0, e.t.is_string() ? options_.strsize : e.t.size};
     };
+    // The type name DTrace shows for an argument that is not what the action takes.
+    const auto type_name = [&](std::size_t i) -> std::string {
+      const auto& a = args[i];
+      if (a->kind == ast::node_kind::aggregation) return "aggregation";
+      if (a->kind == ast::node_kind::index && a->kids[0]->kind == ast::node_kind::aggregation)
+        return "aggregation element";
+      if (a->kind == ast::node_kind::call && a->kids[0]->kind == ast::node_kind::identifier &&
+          is_aggregating_function(a->kids[0]->text))
+        return "void";
+      return value(a).t.name;
+    };
+    const auto integer_arg = [&](std::size_t i, const type& prototype) {
+      if (args[i]->kind == ast::node_kind::aggregation) incompatible(i, prototype.name, "aggregation");
+      auto v = value(args[i]);
+      if (!v.t.is_integer()) incompatible(i, prototype.name, v.t.name);
+      return cast_to(std::move(v), prototype);
+    };
     const auto aggregation_arg = [&](std::size_t i, const std::string& tag) -> std::uint32_t {
-      if (args[i]->kind != ast::node_kind::aggregation) {
-        const auto got = args[i]->kind == ast::node_kind::index &&
-                                 args[i]->kids[0]->kind == ast::node_kind::aggregation
-                             ? std::string("aggregation element")
-                             : value(args[i]).t.name;
-        incompatible(i, "aggregation", got, tag);
-      }
+      if (args[i]->kind != ast::node_kind::aggregation) incompatible(i, "aggregation", type_name(i), tag);
       const auto it = aggregation_ids_.find(args[i]->text);
       if (it == aggregation_ids_.end())
         fail(tag == "D_PRINTA_AGGARG" ? "D_PRINTA_AGGBAD" : tag.substr(0, tag.find("_AGGARG")) + "_AGGBAD",
@@ -546,10 +600,8 @@ class checker {
     }
     if (name == "exit") {
       if (count != 1) mismatch(1, "");
-      auto v = value(args[0]);
-      if (!v.t.is_integer()) incompatible(0, "int", v.t.name);
       st.kind = ir::action::exit;
-      st.args.push_back(cast_to(std::move(v), int_type()));
+      st.args.push_back(integer_arg(0, int_type()));
       st.records.push_back({int_type(), 0, 4});
       return true;
     }
@@ -617,10 +669,8 @@ class checker {
       st.aggregation = aggregation_arg(0, "D_TRUNC_AGGARG");
       st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
       if (count == 2) {
-        auto v = value(args[1]);
-        if (!v.t.is_integer()) incompatible(1, "int64_t", v.t.name);
-        st.records.push_back({integer_type("int64_t", 8, true), 0, 8});
-        st.args.push_back(cast_to(std::move(v), integer_type("int64_t", 8, true)));
+        st.args.push_back(integer_arg(1, integer_type("int64_t", 8, true)));
+        st.records.push_back({st.args.back().t, 0, 8});
       }
       return true;
     }
@@ -628,12 +678,9 @@ class checker {
       if (count != 2) mismatch(2, "");
       st.kind = ir::action::normalize;
       st.aggregation = aggregation_arg(0, "D_NORMALIZE_AGGARG");
-      auto v = value(args[1]);
-      if (!v.t.is_integer())
-        fail("D_NORMALIZE_SCALAR", "normalize( ) argument #2 must be of scalar type", args[1]->where);
+      st.args.push_back(integer_arg(1, integer_type("uint64_t", 8, false)));
       st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
-      st.records.push_back({integer_type("uint64_t", 8, false), 0, 8});
-      st.args.push_back(cast_to(std::move(v), integer_type("uint64_t", 8, false)));
+      st.records.push_back({st.args.back().t, 0, 8});
       return true;
     }
     if (name == "setopt") {
@@ -690,6 +737,10 @@ class checker {
         if (j < fmt.size() && fmt[j] == '*') { c.star_precision = true; ++j; }
         while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
       }
+      while (j < fmt.size() && fmt[j] == '@') {  // %8@d: the '@' may follow the width too
+        c.aggregation = true;
+        ++j;
+      }
       if (j < fmt.size() && fmt[j] == '$')
         fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
                              " uses unsupported positional format (%n$)", where);
@@ -740,8 +791,8 @@ class checker {
   void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
               ir::statement& st) {
     if (args[first]->kind != ast::node_kind::string)
-      fail("D_PRINTF_ARG_FMT", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                               "string constant\n\t argument: " + value(args[first]).t.name,
+      fail("D_PROTO_ARG", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                          "string\n\t argument: " + value(args[first]).t.name,
            args[first]->where);
     st.format = args[first]->text;
     st.has_format = true;
@@ -753,9 +804,16 @@ class checker {
       const auto& c = convs[ci];
       const auto take = [&](const std::string& what) -> expr {
         if (next >= args.size())
-          fail("D_PRINTF_ARG_PROTO", fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
-                                         " (%" + c.spec + ") is missing a corresponding " + what + "argument",
+          fail(what == "value " ? "D_PRINTF_ARG_PROTO" : "D_PRINTF_DYN_PROTO",
+               fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) + " (%" +
+                   c.spec + ") is missing a corresponding " + what + "argument",
                st.where);
+        if (args[next]->kind == ast::node_kind::aggregation)
+          fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next + 1) +
+                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
+                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
+                                        prototype_of(c.letters) + "\n\t  argument: aggregation",
+               args[next]->where);
         return value(args[next++]);
       };
       for (int star = 0; star < int(c.star_width) + int(c.star_precision); ++star) {
@@ -1085,6 +1143,11 @@ class checker {
     auto& table = thread ? thread_locals_ : clause_locals_;
     const auto prefix = base->text + "->";
     auto it = table.find(n->name);
+    if (it == table.end() && !thread) {
+      // A `this` variable declared outside the clauses is every clause's.
+      const auto declared = declared_clause_locals_.find(n->name);
+      if (declared != declared_clause_locals_.end()) it = table.emplace(n->name, declared->second).first;
+    }
     if (it == table.end()) {
       if (!assigned)
         fail("D_VAR_UNDEF", prefix + n->name + " has not yet been declared or assigned", n->where);
@@ -1099,7 +1162,10 @@ class checker {
     const auto& base = n->kids[0];
     if (base->kind == ast::node_kind::aggregation)
       fail("D_OP_INCOMPAT", "operands have incompatible types: \"aggregation\" [ ] \"" + std::string("int") + "\"", n->where);
-    if (base->kind != ast::node_kind::identifier)
+    const bool thread_array = base->kind == ast::node_kind::member && base->text == "->" &&
+                              base->kids[0]->kind == ast::node_kind::identifier &&
+                              base->kids[0]->text == "self";
+    if (base->kind != ast::node_kind::identifier && !thread_array)
       fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
     if (base->text == "args") {
       if (n->kids.size() != 2)
@@ -1120,21 +1186,27 @@ class checker {
       if (!keys.back().t.is_integer() && !keys.back().t.is_string())
         fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
     }
-    auto it = globals_.find(base->text);
-    if (it == globals_.end()) {
-      if (!assigned) fail("D_IDENT_UNDEF", "failed to resolve " + base->text + ": Unknown variable name", base->where);
+    auto& table = thread_array ? thread_locals_ : globals_;
+    const auto name = thread_array ? base->name : base->text;
+    const auto shown = thread_array ? "self->" + name : name;
+    auto it = table.find(name);
+    if (it == table.end()) {
+      if (!assigned) {
+        if (thread_array) fail("D_VAR_UNDEF", shown + " has not yet been declared or assigned", base->where);
+        fail("D_IDENT_UNDEF", "failed to resolve " + shown + ": Unknown variable name", base->where);
+      }
       std::vector<type> key_types;
       for (const auto& k : keys) key_types.push_back(k.t);
-      it = globals_.emplace(base->text, new_variable(base->text, ir::scope::global, *assigned, key_types)).first;
+      it = table.emplace(name, new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, key_types)).first;
     }
     const auto& var = result_.program.variables[it->second];
     if (var.keys.size() != keys.size())
-      fail("D_PROTO_LEN", base->text + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
+      fail("D_PROTO_LEN", shown + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
                               (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
            n->where);
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (var.keys[i].is_string() != keys[i].t.is_string())
-        fail("D_PROTO_ARG", base->text + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+        fail("D_PROTO_ARG", shown + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                                 var.keys[i].name + "\n\t      key: " + keys[i].t.name,
              n->kids[i + 1]->where);
       keys[i] = cast_to(std::move(keys[i]), var.keys[i]);
@@ -1239,7 +1311,8 @@ class checker {
 
   static bool is_lvalue_kind(const ast::node_ptr& n) {
     return n->kind == ast::node_kind::identifier || n->kind == ast::node_kind::member ||
-           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text != "args");
+           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text != "args") ||
+           (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::member);
   }
 
   expr lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
@@ -1261,7 +1334,9 @@ class checker {
   }
 
   expr increment(const ast::node_ptr& n, bool is_prefix) {
-    auto target = lvalue(n->kids[0], n->text, nullptr);
+    // ++ and -- create an int, as the first assignment of 0 would (DTrace's tick tests count so).
+    const auto implicit = int_type();
+    auto target = lvalue(n->kids[0], n->text, &implicit);
     if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
     expr e;
     e.kind = kind_t::increment;
@@ -1360,6 +1435,8 @@ class checker {
     if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
     auto a = value(n->kids[1]);
     auto b = value(n->kids[2]);
+    if ((a.kind == kind_t::call && a.t.is_void()) || (b.kind == kind_t::call && b.t.is_void()))
+      fail("D_OP_ACT", "action cannot be used in a conditional context", n->where);
     if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
       fail("D_OP_INCOMPAT", "operator ?: operands must have compatible types", n->where);
     expr e;
@@ -1390,7 +1467,7 @@ class checker {
   compile_options options_;
   compile_result result_;
   std::vector<bool> referenced_;
-  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
+  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_, declared_clause_locals_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;

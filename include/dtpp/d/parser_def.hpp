@@ -427,6 +427,21 @@ const auto clause_def = x3::omit[
       *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
 BOOST_SPIRIT_DEFINE(clause)
 
+// `[self|this] type name [ '[' type, ... ']' ] ;`
+x3::rule<class declaration, ast::declaration> const declaration = "declaration";
+const auto declaration_scope = [](const char* scope) {
+  return [scope](auto& ctx) { x3::_val(ctx).scope = scope; };
+};
+const auto declaration_def = x3::omit[
+    -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
+      x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
+    type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
+    identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
+    -('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') >
+      ']') >>
+    ';'];
+BOOST_SPIRIT_DEFINE(declaration)
+
 const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
                      x3::lexeme["//" >> *(x3::char_ - x3::eol)];
 const auto skipper = space | comment;
@@ -494,9 +509,12 @@ inline std::vector<diagnostic> scan(const std::string& text) {
       std::size_t j = i + 1;
       while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
       if (j >= text.size() || text[j] != c) {
-        errors.push_back({"D_SYNTAX", c == '"' ? "newline encountered in string literal"
-                                               : "newline encountered in character constant",
-                          here(1)});
+        // DTrace's lexer has read the newline when it notices: the error is on the next line.
+        const auto next = static_cast<std::uint32_t>(std::min(j + 1, text.size()));
+        errors.push_back({c == '"' ? "D_STR_NL" : "D_CHR_NL",
+                          c == '"' ? "newline encountered in string literal"
+                                   : "newline encountered in character constant",
+                          {next, next}});
         i = j;
         continue;
       }
@@ -609,8 +627,28 @@ parse_result parse(const source_file& source) {
       at = eol;
       continue;
     }
-    ast::clause c;
     const auto start = at;
+    {
+      // A declaration, when the text is one; a clause otherwise.
+      ast::declaration d;
+      auto dit = it;
+      const auto declaration_parser = x3::with<parser::text_tag>(std::cref(text))[
+          x3::with<parser::errors_tag>(std::ref(result.errors))[parser::declaration]];
+      try {
+        if (x3::phrase_parse(dit, text.cend(), declaration_parser, parser::skipper, d)) {
+          d.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(dit - text.cbegin())};
+          at = static_cast<std::size_t>(dit - text.cbegin());
+          result.program.items.emplace_back(std::move(d));
+          continue;
+        }
+      } catch (const x3::expectation_failure<parser::iterator>& failure) {
+        result.errors.push_back(
+            detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
+        at = std::min(text.find(';', static_cast<std::size_t>(failure.where() - text.cbegin())), text.size() - 1) + 1;
+        continue;
+      }
+    }
+    ast::clause c;
     try {
       const auto parser = x3::with<parser::text_tag>(std::cref(text))[
           x3::with<parser::errors_tag>(std::ref(result.errors))[parser::clause]];

@@ -1,0 +1,4 @@
+int i;
+int i;
+void v;
+this int locals[int];
