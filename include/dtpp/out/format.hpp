@@ -80,39 +80,49 @@ class format {
 namespace detail {
 
 struct conversion_name {
-  std::string_view name;
   conversion::type kind;
   char letter;
   int sign;
 };
 
 // DTrace's conversion dictionary (dt_printf.c), plus the hh forms C has.
-inline const conversion_name* find_conversion(std::string_view name) {
+inline std::optional<conversion_name> find_conversion(std::string_view name) {
   using t = conversion::type;
-  static constexpr conversion_name names[] = {
-      {"d", t::integer, 'd', 0},    {"i", t::integer, 'i', 0},    {"u", t::integer, 'u', -1},
-      {"o", t::integer, 'o', -1},   {"x", t::integer, 'x', -1},   {"X", t::integer, 'X', -1},
-      {"p", t::integer, 'x', -1},   {"hd", t::integer, 'd', 1},   {"hi", t::integer, 'i', 1},
-      {"hu", t::integer, 'u', -1},  {"ho", t::integer, 'o', -1},  {"hx", t::integer, 'x', -1},
-      {"hX", t::integer, 'X', -1},  {"hhd", t::integer, 'd', 1},  {"hhi", t::integer, 'i', 1},
-      {"hhu", t::integer, 'u', -1}, {"hho", t::integer, 'o', -1}, {"hhx", t::integer, 'x', -1},
-      {"hhX", t::integer, 'X', -1}, {"ld", t::integer, 'd', 1},   {"li", t::integer, 'i', 1},
-      {"lu", t::integer, 'u', -1},  {"lo", t::integer, 'o', -1},  {"lx", t::integer, 'x', -1},
-      {"lX", t::integer, 'X', -1},  {"lld", t::integer, 'd', 1},  {"lli", t::integer, 'i', 1},
-      {"llu", t::integer, 'u', -1}, {"llo", t::integer, 'o', -1}, {"llx", t::integer, 'x', -1},
-      {"llX", t::integer, 'X', -1}, {"c", t::character, 'c', 1},  {"lc", t::wide_character, 'c', 1},
-      {"wc", t::wide_character, 'c', 1}, {"C", t::escaped_character, 's', 0},
-      {"s", t::string, 's', 0},     {"ls", t::string, 's', 0},    {"ws", t::string, 's', 0},
-      {"S", t::escaped_string, 's', 0},  {"a", t::address, 's', 0},
-      {"A", t::user_address, 's', 0},    {"k", t::stack, 's', 0},  {"Y", t::time, 's', 0},
-      {"T", t::time_rfc822, 's', 0}, {"e", t::floating, 'e', 0},  {"E", t::floating, 'E', 0},
-      {"f", t::floating, 'f', 0},   {"g", t::floating, 'g', 0},   {"G", t::floating, 'G', 0},
-      {"Le", t::floating, 'e', 0},  {"LE", t::floating, 'E', 0},  {"Lf", t::floating, 'f', 0},
-      {"Lg", t::floating, 'g', 0},  {"LG", t::floating, 'G', 0},
+  if (name.empty()) return std::nullopt;
+  const char letter = name.back();
+  const std::string_view size = name.substr(0, name.size() - 1);
+  // d i u o x X after no size, h, hh, l or ll: a plain %d or %i follows the argument's
+  // signedness, a sized one is signed.
+  if (std::string_view("diuoxX").find(letter) != std::string_view::npos &&
+      (size.empty() || size == "h" || size == "hh" || size == "l" || size == "ll")) {
+    const bool signed_letter = letter == 'd' || letter == 'i';
+    return conversion_name{t::integer, letter, signed_letter ? (size.empty() ? 0 : 1) : -1};
+  }
+  if (std::string_view("eEfgG").find(letter) != std::string_view::npos &&
+      (size.empty() || size == "L"))
+    return conversion_name{t::floating, letter, 0};
+  static constexpr struct {
+    std::string_view name;
+    conversion_name conv;
+  } others[] = {
+      {"p", {t::integer, 'x', -1}},
+      {"c", {t::character, 'c', 1}},
+      {"lc", {t::wide_character, 'c', 1}},
+      {"wc", {t::wide_character, 'c', 1}},
+      {"C", {t::escaped_character, 's', 0}},
+      {"s", {t::string, 's', 0}},
+      {"ls", {t::string, 's', 0}},
+      {"ws", {t::string, 's', 0}},
+      {"S", {t::escaped_string, 's', 0}},
+      {"a", {t::address, 's', 0}},
+      {"A", {t::user_address, 's', 0}},
+      {"k", {t::stack, 's', 0}},
+      {"Y", {t::time, 's', 0}},
+      {"T", {t::time_rfc822, 's', 0}},
   };
-  for (const auto& n : names)
-    if (n.name == name) return &n;
-  return nullptr;
+  for (const auto& other : others)
+    if (other.name == name) return other.conv;
+  return std::nullopt;
 }
 
 // Parses the conversion starting at source[at] == '%'. Sets `end` past what it read; returns
@@ -145,12 +155,24 @@ inline std::optional<conversion> parse_conversion(std::string_view source, std::
       continue;
     }
     switch (ch) {
-      case '#': c.alternate = true; continue;
-      case '+': c.plus = true; continue;
-      case '\'': c.group = true; continue;
-      case ' ': c.space = true; continue;
-      case '@': c.aggregation = true; continue;
-      case '?': c.width = 16; continue;  // a pointer's width on LP64
+      case '#':
+        c.alternate = true;
+        continue;
+      case '+':
+        c.plus = true;
+        continue;
+      case '\'':
+        c.group = true;
+        continue;
+      case ' ':
+        c.space = true;
+        continue;
+      case '@':
+        c.aggregation = true;
+        continue;
+      case '?':  // a pointer's width on LP64
+        c.width = 16;
+        continue;
       case '-':
         c.left = true;
         c.zero_pad = false;
@@ -186,8 +208,8 @@ inline std::optional<conversion> parse_conversion(std::string_view source, std::
     c.name += ch;
     end = i + 1;
     c.text = std::string(source.substr(at, end - at));
-    const conversion_name* known = find_conversion(c.name);
-    if (known == nullptr) return std::nullopt;
+    const auto known = find_conversion(c.name);
+    if (!known) return std::nullopt;
     c.kind = known->kind;
     c.letter = known->letter;
     c.sign = known->sign;
@@ -263,19 +285,41 @@ inline std::string escape(std::string_view text) {
   std::string s;
   for (const char ch : text) {
     switch (ch) {
-      case '\0': s += "\\0"; break;
-      case '\a': s += "\\a"; break;
-      case '\b': s += "\\b"; break;
-      case '\f': s += "\\f"; break;
-      case '\n': s += "\\n"; break;
-      case '\r': s += "\\r"; break;
-      case '\t': s += "\\t"; break;
-      case '\v': s += "\\v"; break;
-      case '"': s += "\\\""; break;
-      case '\\': s += "\\\\"; break;
+      case '\0':
+        s += "\\0";
+        break;
+      case '\a':
+        s += "\\a";
+        break;
+      case '\b':
+        s += "\\b";
+        break;
+      case '\f':
+        s += "\\f";
+        break;
+      case '\n':
+        s += "\\n";
+        break;
+      case '\r':
+        s += "\\r";
+        break;
+      case '\t':
+        s += "\\t";
+        break;
+      case '\v':
+        s += "\\v";
+        break;
+      case '"':
+        s += "\\\"";
+        break;
+      case '\\':
+        s += "\\\\";
+        break;
       default:
-        if (ch == ' ' || (ch >= '!' && ch <= '~')) s += ch;
-        else append(s, "\\%03o", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+        if (ch == ' ' || (ch >= '!' && ch <= '~'))
+          s += ch;
+        else
+          append(s, "\\%03o", static_cast<unsigned>(static_cast<unsigned char>(ch)));
     }
   }
   return s;
@@ -338,21 +382,22 @@ inline void print_stack(std::string& out, std::span<const std::uint64_t> frames,
 // D checker rejects): integers in decimal, stacks as their addresses.
 inline std::string text_of(const traced& v) {
   switch (v.type) {
-    case traced::kind::string: return std::string(until_nul(v.text));
+    case traced::kind::string:
+      return std::string(until_nul(v.text));
     case traced::kind::integer:
       return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
     default: {
       std::string s;
-      for (const auto pc : v.frames) append(s, s.empty() ? "0x%llx" : " 0x%llx",
-                                            static_cast<unsigned long long>(pc));
+      for (const auto pc : v.frames)
+        append(s, s.empty() ? "0x%llx" : " 0x%llx", static_cast<unsigned long long>(pc));
       return s;
     }
   }
 }
 
 // One conversion of value v, its width and precision already resolved.
-inline void print_conversion(std::string& out, const conversion& c, long long width,
-                             int precision, const traced& v) {
+inline void print_conversion(std::string& out, const conversion& c, long long width, int precision,
+                             const traced& v) {
   using t = conversion::type;
   const bool integer = v.type == traced::kind::integer;
   const auto as_string = [&](const std::string& text) {
@@ -450,8 +495,10 @@ void print_pieces(std::string& out, const format& f, Next next, Aggregation aggr
       continue;
     }
     const traced* v = next();
-    if (v == nullptr) out += c.text;  // missing argument: the D checker prevents it
-    else print_conversion(out, c, width, precision, *v);
+    if (v == nullptr)
+      out += c.text;  // missing argument: the D checker prevents it
+    else
+      print_conversion(out, c, width, precision, *v);
   }
 }
 
@@ -478,7 +525,8 @@ inline void print_printa(std::string& out, const format& f, std::span<const trac
                          std::span<const aggregated> values) {
   std::size_t next_key = 0, next_value = 0;
   detail::print_pieces(
-      out, f, [&]() -> const traced* { return next_key < keys.size() ? &keys[next_key++] : nullptr; },
+      out, f,
+      [&]() -> const traced* { return next_key < keys.size() ? &keys[next_key++] : nullptr; },
       [&](const conversion& c, long long width, int precision) {
         if (values.empty()) {
           out += c.text;
@@ -507,8 +555,10 @@ inline void print_trace(std::string& out, const traced& v, bool quiet) {
   switch (v.type) {
     case traced::kind::string: {
       const auto text = detail::until_nul(v.text);
-      if (quiet) out += text;
-      else detail::append(out, "  %-33.*s", static_cast<int>(text.size()), text.data());
+      if (quiet)
+        out += text;
+      else
+        detail::append(out, "  %-33.*s", static_cast<int>(text.size()), text.data());
       return;
     }
     case traced::kind::stack:
@@ -519,10 +569,18 @@ inline void print_trace(std::string& out, const traced& v, bool quiet) {
   }
   int width = 0;
   switch (v.size) {
-    case 1: width = 3; break;
-    case 2: width = 5; break;
-    case 4: width = 10; break;
-    case 8: width = v.is_signed ? 19 : 20; break;
+    case 1:
+      width = 3;
+      break;
+    case 2:
+      width = 5;
+      break;
+    case 4:
+      width = 10;
+      break;
+    case 8:
+      width = v.is_signed ? 19 : 20;
+      break;
     default: {  // no such integer: its bytes, as DTrace dumps a record it cannot print
       std::string bytes;
       for (std::uint32_t i = 0; i < v.size && i < 8; ++i)
@@ -531,8 +589,10 @@ inline void print_trace(std::string& out, const traced& v, bool quiet) {
       return;
     }
   }
-  if (quiet) width = 0;
-  else out += ' ';
+  if (quiet)
+    width = 0;
+  else
+    out += ' ';
   if (v.is_signed)
     detail::append(out, "%*lld", width, static_cast<long long>(v.as_signed()));
   else

@@ -22,10 +22,10 @@ struct traced {
   enum class kind { integer, string, stack };
 
   kind type = kind::integer;
-  std::uint64_t bits = 0;      ///< an integer's bits, zero-extended from `size` bytes
-  std::uint32_t size = 8;      ///< an integer's size in bytes: 1, 2, 4 or 8
-  bool is_signed = true;       ///< whether the integer's D type is signed
-  std::string text;            ///< a string (up to its first NUL)
+  std::uint64_t bits = 0;             ///< an integer's bits, zero-extended from `size` bytes
+  std::uint32_t size = 8;             ///< an integer's size in bytes: 1, 2, 4 or 8
+  bool is_signed = true;              ///< whether the integer's D type is signed
+  std::string text;                   ///< a string (up to its first NUL)
   std::vector<std::uint64_t> frames;  ///< a stack's program counters, ended by 0 or the end
 
   static traced integer(std::int64_t value, std::uint32_t size, bool is_signed) {
@@ -89,8 +89,10 @@ inline std::int64_t normalized(std::int64_t value, std::uint64_t normal) {
   return divide(value, static_cast<std::int64_t>(normal > top ? top : normal));
 }
 
-// The words of `a`, or zero-filled words (in `storage`) when it holds fewer than its function keeps.
-inline const std::uint64_t* words_or_zero(const aggregated& a, std::vector<std::uint64_t>& storage) {
+// The words of `a`, or zero-filled words (in `storage`) when it holds fewer than its function
+// keeps.
+inline const std::uint64_t* words_or_zero(const aggregated& a,
+                                          std::vector<std::uint64_t>& storage) {
   if (a.words.size() >= a.fn.words()) return a.words.data();
   storage.assign(a.fn.words(), 0);
   return storage.data();
@@ -112,7 +114,8 @@ inline traced scalar_value(const aggregated& a) {
       return traced::integer(0, 8, true);
     } else if constexpr (std::is_same_v<value_type, dtpp::avg>) {
       const auto count = static_cast<std::int64_t>(value.count);
-      const auto mean = count == 0 ? 0 : detail::divide(detail::normalized(value.sum, normal), count);
+      const auto mean =
+          count == 0 ? 0 : detail::divide(detail::normalized(value.sum, normal), count);
       return traced::integer(mean, 8, true);
     } else if constexpr (std::is_same_v<value_type, dtpp::stddev>) {
       constexpr auto top = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
