@@ -13,6 +13,7 @@
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/out/histogram.hpp"
 #include "dtpp/out/record.hpp"
+#include "dtpp/out/value.hpp"
 
 namespace dtpp::out {
 
@@ -27,22 +28,13 @@ struct print_options {
 /// " %16llu" for stddev, the drawn histogram for the quantize family.
 inline void print_value(std::string& out, const agg::function& fn,
                         std::span<const std::uint64_t> words, std::uint64_t normal = 1) {
-  const auto n = static_cast<std::int64_t>(normal);
-  fn.visit([&](const auto& policy) {
-    const auto value = policy.value(words.data());
-    using value_type = std::decay_t<decltype(value)>;
-    if constexpr (std::is_same_v<value_type, histogram>) {
-      print_histogram(out, value, normal);
-    } else if constexpr (std::is_same_v<value_type, dtpp::avg>) {
-      const auto count = static_cast<std::int64_t>(value.count);
-      detail::append(out, " %16lld", static_cast<long long>(count ? value.sum / n / count : 0));
-    } else if constexpr (std::is_same_v<value_type, dtpp::stddev>) {
-      detail::append(out, " %16llu", static_cast<unsigned long long>(value.value(normal)));
-    } else {
-      // DTrace divides unsigned; dtpp divides signed so that negative values stay negative.
-      detail::append(out, " %16lld", static_cast<long long>(static_cast<std::int64_t>(value) / n));
-    }
-  });
+  const aggregated a{fn, words, normal};
+  if (agg::is_histogram(fn.kind)) return print_histogram(out, a);
+  const traced value = scalar_value(a);
+  if (fn.kind == agg::kind::stddev)
+    detail::append(out, " %16llu", static_cast<unsigned long long>(value.as_unsigned()));
+  else
+    detail::append(out, " %16lld", static_cast<long long>(value.as_signed()));
 }
 
 /// The key records of a key as DTrace prints them.

@@ -538,13 +538,7 @@ inline void print_printa(std::string& out, const format& f, std::span<const trac
           detail::print_conversion(out, c, width, precision, scalar_value(a));
           return;
         }
-        std::vector<std::uint64_t> storage;
-        const std::uint64_t* words = detail::words_or_zero(a, storage);
-        a.fn.visit([&](const auto& policy) {
-          const auto value = policy.value(words);
-          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, dtpp::histogram>)
-            print_histogram(out, value, a.normal == 0 ? 1 : a.normal);
-        });
+        print_histogram(out, a);
       });
 }
 

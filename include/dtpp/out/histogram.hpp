@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "dtpp/agg/values.hpp"
 #include "dtpp/out/append.hpp"
+#include "dtpp/out/value.hpp"
 
 namespace dtpp::out {
 
@@ -105,6 +108,18 @@ inline void print_histogram(std::string& out, const histogram& h, std::uint64_t 
     detail::print_label(out, h, i);
     detail::print_bar(out, h.count(i), normal, total, positives, negatives);
   }
+}
+
+/// A quantize/lquantize/llquantize value as above (zero-filled when `a` holds too few words); a
+/// value of another function prints nothing.
+inline void print_histogram(std::string& out, const aggregated& a) {
+  std::vector<std::uint64_t> storage;
+  const std::uint64_t* words = detail::words_or_zero(a, storage);
+  a.fn.visit([&](const auto& policy) {
+    const auto value = policy.value(words);
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, histogram>)
+      print_histogram(out, value, a.normal == 0 ? 1 : a.normal);
+  });
 }
 
 }  // namespace dtpp::out
