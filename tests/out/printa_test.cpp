@@ -3,8 +3,6 @@
 // expectations (each printa call there prints one tuple here).
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstdlib>
-#include <ctime>
 #include <initializer_list>
 #include <limits>
 #include <string>
@@ -12,6 +10,7 @@
 
 #include "dtpp/agg/functions.hpp"
 #include "dtpp/out/format.hpp"
+#include "time_zone.hpp"
 
 using namespace dtpp;
 using out::aggregated;
@@ -313,16 +312,8 @@ TEST_CASE("printa's %@ prints count unsigned, the others signed and normalized",
 
 TEST_CASE("printa's %@Y and %@T print an aggregated time", "[out][printa]") {
   // printa/tst.walltimestamp.sh (TZ=US/Pacific): @foo = min(1075064400 * 1000000000).
-  const char* old = std::getenv("TZ");
-  const std::string saved = old ? old : "";
-  setenv("TZ", "PST8PDT,M3.2.0,M11.1.0", 1);
-  tzset();
+  const time_zone us(time_zone::us_pacific);
   const auto foo = of(Min{}, {1075064400LL * 1000000000LL});
   const std::string text = printa("%@T\n", {}, {foo}) + printa("%@Y\n", {}, {foo});
-  if (old)
-    setenv("TZ", saved.c_str(), 1);
-  else
-    unsetenv("TZ");
-  tzset();
   CHECK(text == "Sun, 25 Jan 2004 13:00:00 PST\n2004 Jan 25 13:00:00\n");
 }

@@ -3,15 +3,13 @@
 // test/unittest/printf and actions/printf expectations where they exist.
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstdlib>
-#include <ctime>
 #include <initializer_list>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "dtpp/out/format.hpp"
+#include "time_zone.hpp"
 
 using dtpp::out::format;
 using dtpp::out::traced;
@@ -35,30 +33,6 @@ traced i64(std::int64_t v) { return traced::integer(v, 8, true); }
 traced u64(std::uint64_t v) { return traced::integer(static_cast<std::int64_t>(v), 8, false); }
 traced str(std::string s) { return traced::string(std::move(s)); }
 
-// Sets TZ for the life of the object, so that %Y and %T are exact.
-class time_zone {
- public:
-  explicit time_zone(const char* tz) {
-    if (const char* old = std::getenv("TZ")) old_ = old;
-    setenv("TZ", tz, 1);
-    tzset();
-  }
-  ~time_zone() {
-    if (old_)
-      setenv("TZ", old_->c_str(), 1);
-    else
-      unsetenv("TZ");
-    tzset();
-  }
-  time_zone(const time_zone&) = delete;
-  time_zone& operator=(const time_zone&) = delete;
-
- private:
-  std::optional<std::string> old_;
-};
-
-// US/Pacific as a POSIX rule, so the tests need no time zone database.
-constexpr const char* pacific = "PST8PDT,M3.2.0,M11.1.0";
 constexpr std::uint64_t nanosec = 1000000000;
 
 }  // namespace
@@ -265,7 +239,7 @@ TEST_CASE("%Y and %T print local time as DTrace does", "[out][printf]") {
     CHECK(printf_("%T", {u64(1735560000 * nanosec)}) == "Mon, 30 Dec 2025 12:00:00 UTC");
   }
   SECTION("in US/Pacific, as actions/printf/tst.conv_Y and tst.conv_T expect") {
-    const time_zone us(pacific);
+    const time_zone us(time_zone::us_pacific);
     const traced times[] = {u64(0), u64(1062609821 * nanosec), u64(0x7fffffff * nanosec)};
     std::string out;
     dtpp::out::print(out, format::parse("%Y\n%Y\n%Y"), times);
