@@ -4,3 +4,4 @@
 
 #include "dtpp/d/check_def.hpp"
 #include "dtpp/d/parser_def.hpp"
+#include "dtpp/inproc/engine_def.hpp"

@@ -1,16 +1,24 @@
-// dtpp, the dtrace(1)-style command. Today it compiles D programs (-e) and prints them checked
-// (-S); running them comes with the in-process engine (issue #4) and the kernel shim (issue #5).
+// dtpp, the dtrace(1)-style command: compiles D programs (-e), prints them checked (-S), and runs
+// them in the in-process engine (BEGIN, END, ERROR, tick-N, profile-N); kernel probes come with
+// the kernel shim (issue #5).
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
 #include "command_line.hpp"
+#include "dtpp/consumer/printer.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/parser.hpp"
+#include "dtpp/inproc/engine.hpp"
 #include "preprocess.hpp"
 
 namespace dtpp::command {
@@ -65,11 +73,11 @@ bool sets_option(const d::ast::program& program, std::string_view name) {
   return false;
 }
 
-/// Compiles one program, prints its diagnostics (or, with -S, the checked program); true when it
-/// compiled.
-bool compile(const settings& s, const program_spec& program) {
+/// Compiles one program, prints its diagnostics (or, with -S, the checked program); the checked
+/// program when it compiled.
+std::optional<ir::program> compile(const settings& s, const program_spec& program) {
   auto loaded = load(s, program);
-  if (!loaded) return false;
+  if (!loaded) return std::nullopt;
   auto options = s.compile;
   // $0: the script's path for -s, the command as invoked for -n (dtrace(1)'s g_argv[0]).
   options.arguments = {program.script ? program.text : s.argv0};
@@ -88,17 +96,81 @@ bool compile(const settings& s, const program_spec& program) {
                           : d::render(error, loaded->source, render_options);
     std::fputs(text.c_str(), stderr);
   }
-  if (!result.errors.empty()) return false;
+  if (!result.errors.empty()) return std::nullopt;
   if (s.show_programs) {
     std::fputs(d::dump(result.program).c_str(), stdout);
     std::fflush(stdout);  // keeps stdout and stderr in program order when both go to one place
   }
-  return true;
+  return std::move(result.program);
+}
+
+std::atomic<bool> interrupted{false};
+
+/// Runs one checked program in the in-process engine until exit(), an interrupt or the end of its
+/// probes, printing as dtrace(1) does; the exit status is exit()'s.
+int execute(const settings& s, const program_spec& spec, const ir::program& program) {
+  std::optional<inproc::engine> engine;
+  try {
+    engine.emplace(program, inproc::engine_options{.program_name = s.name});
+  } catch (const inproc::engine_error& e) {
+    detail::complain(s, (spec.script ? "failed to enable script " + spec.text : "invalid probe specifier " + spec.text) + ": " + e.what());
+    return exit_failure;
+  }
+  consumer::printer_options base;
+  base.testing = std::getenv("_DTRACE_TESTING") != nullptr;
+  ir::program with_command_options = program;
+  for (const auto& o : s.options) with_command_options.options.push_back(o);
+  const auto options = consumer::options_of(with_command_options, base);
+  if (!options.quiet) {
+    const auto count = engine->probes().size();
+    const auto shown = spec.script ? spec.text : spec.text.substr(0, spec.text.find_first_of("{/;"));
+    detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +
+                            std::to_string(count) + (count == 1 ? " probe" : " probes"));
+  }
+  std::FILE* output = stdout;
+  if (!s.output.empty() && !(output = std::fopen(s.output.c_str(), "a"))) {
+    detail::complain(s, "failed to open output file '" + s.output + "': " + std::strerror(errno));
+    return exit_failure;
+  }
+  consumer::printer printer(*engine, options);
+  std::string text;
+  const auto drain = [&] {
+    printer.consume(engine->take_records(), text);
+    for (const auto& f : engine->take_faults()) {
+      const auto& probe = engine->probes()[f.probe - 1];
+      detail::complain(s, "error on enabled probe ID " + std::to_string(f.epid) + " (ID " + std::to_string(f.probe) + ": " +
+                              probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name + "): " + f.what);
+    }
+    std::fputs(text.c_str(), output);
+    std::fflush(output);
+    text.clear();
+  };
+  std::signal(SIGINT, [](int) { interrupted = true; });
+  std::signal(SIGTERM, [](int) { interrupted = true; });
+  engine->go();
+  while (!engine->exited() && !interrupted) {
+    drain();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  drain();  // what came before exit(), in order
+  engine->stop();
+  drain();
+  if (const auto drops = engine->drops())
+    detail::complain(s, std::to_string(drops) + (drops == 1 ? " drop" : " drops") + " on CPU 0");
+  printer.finish(text);
+  std::fputs(text.c_str(), output);
+  if (output != stdout) std::fclose(output);
+  return engine->exited() ? engine->exit_status() : exit_success;
 }
 
 int run(const settings& s) {
   bool compiled = true;
-  for (const auto& program : s.programs) compiled &= compile(s, program);
+  std::vector<ir::program> programs;
+  for (const auto& program : s.programs) {
+    auto checked = compile(s, program);
+    compiled &= checked.has_value();
+    if (checked) programs.push_back(std::move(*checked));
+  }
   if (!compiled) return exit_failure;
   if (s.list) {
     detail::complain(s, "listing probes needs the kernel shim (issue #5)");
@@ -109,8 +181,11 @@ int run(const settings& s) {
     detail::complain(s, "no probes specified");
     return exit_failure;
   }
-  detail::complain(s, "running D programs is not available yet (issue #4); use -e to compile only");
-  return exit_failure;
+  if (s.programs.size() > 1) {
+    detail::complain(s, "running several programs at once is not supported yet");
+    return exit_failure;
+  }
+  return execute(s, s.programs[0], programs[0]);
 }
 
 }  // namespace

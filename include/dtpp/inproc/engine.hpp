@@ -1,0 +1,90 @@
+// The in-process engine: runs a checked D program inside the application. BEGIN, END and ERROR,
+// tick-N and profile-N from timer threads, and DTPP_PROBE sites; aggregations in lock-free
+// per-thread shards; output actions as records in a principal buffer, as the kernel's would be.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtpp/agg/dynamic_aggregation.hpp"
+#include "dtpp/ir/program.hpp"
+
+namespace dtpp::inproc {
+
+/// A program the engine cannot run: a probe it cannot serve, for instance.
+class engine_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One probe the program enabled, as dtrace -l would list it.
+struct probe_info {
+  std::uint32_t id = 0;  ///< 1-based, in the order the program's descriptions matched them
+  std::string provider, module, function, name;
+};
+
+/// A record in the principal buffer: the enabled probe (clause) that fired, where, and the
+/// clause's data laid out as its ir::record descriptions say.
+struct firing {
+  std::uint32_t epid = 0;      ///< the clause id
+  std::uint32_t probe = 0;     ///< the probe_info id
+  std::uint32_t cpu = 0;
+  std::vector<std::byte> data;
+};
+
+/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it.
+struct fault {
+  std::uint32_t epid = 0;
+  std::uint32_t probe = 0;
+  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
+};
+
+struct engine_options {
+  std::string program_name = "dtpp";  ///< the module of DTPP_PROBE probes
+  std::size_t bufsize = 4u << 20;     ///< principal buffer bytes before records are dropped
+  unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
+};
+
+class engine {
+ public:
+  /// Binds every probe description to what this process can fire; throws engine_error for a
+  /// description nothing matches (a provider only the kernel shim serves, say).
+  engine(const ir::program& program, engine_options options = {});
+  ~engine();
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  const ir::program& program() const;
+  const std::vector<probe_info>& probes() const;
+
+  /// Fires BEGIN, then enables DTPP_PROBE sites and starts the tick/profile timers.
+  void go();
+  /// Stops timers and sites, then fires END (once).
+  void stop();
+  /// Fires a clause set by probe id (for tests and embedders driving probes by hand).
+  void fire(std::uint32_t probe, std::span<const std::int64_t> args = {});
+
+  /// exit() has run: the consumer should stop, and stop() will fire END.
+  bool exited() const;
+  int exit_status() const;
+
+  /// Takes the records written since the last call, in firing order.
+  std::vector<firing> take_records();
+  std::vector<fault> take_faults();
+  std::uint64_t drops() const;
+
+  /// The aggregation with a variable id (1-based), live.
+  agg::dynamic_aggregation& aggregation(std::uint32_t varid);
+
+  struct state;  ///< everything behind the interface (defined in engine_def.hpp)
+
+ private:
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace dtpp::inproc

@@ -1,0 +1,64 @@
+// DTPP_PROBE: a probe site in C++ code that costs one load and a branch while no D program
+// enables it, and fires the clauses that name it when one does.
+#pragma once
+
+// STAP_PROBEV, the variadic USDT macro, exists only with SDT_USE_VARIADIC.
+#ifndef SDT_USE_VARIADIC
+#define SDT_USE_VARIADIC 1
+#endif
+#include <sys/sdt.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+namespace dtpp::inproc {
+
+/// One DTPP_PROBE site, placed by the compiler in the `dtpp_probes` section so that the engine
+/// finds every site of the program without running any code first.
+struct probe_site {
+  const char* provider;
+  const char* name;
+  const char* function;
+  std::atomic<bool> enabled{false};
+  std::uint32_t probe = 0;  ///< the engine's probe id, set before `enabled`
+};
+
+/// Every DTPP_PROBE site of the executable (an empty span when it has none).
+std::span<probe_site> probe_sites();
+
+/// Fires the clauses enabled on a site; the arguments are arg0, arg1, ...
+void fire(probe_site& site, std::span<const std::int64_t> args);
+
+namespace detail {
+// Integers and enums pass their value; pointers and arrays (strings) their address.
+template <class T>
+std::int64_t probe_argument(const T& value) {
+  if constexpr (std::is_pointer_v<T> || std::is_array_v<T>)
+    return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(&*value));
+  else
+    return static_cast<std::int64_t>(value);
+}
+template <class... Args>
+void fire(probe_site& site, const Args&... args) {
+  const std::int64_t values[] = {probe_argument(args)..., 0};
+  inproc::fire(site, std::span<const std::int64_t>(values, sizeof...(Args)));
+}
+}  // namespace detail
+
+}  // namespace dtpp::inproc
+
+/// DTPP_PROBE(provider, name, args...): a probe `provider:<program>:<function>:name` whose
+/// arguments are arg0, arg1 ... (integers and pointers; copyinstr(argN) reads a C string).
+/// It is also a standard USDT site (a .note.stapsdt entry, as <sys/sdt.h> makes), so the kernel
+/// shim can reach the same place with a uprobe.
+#define DTPP_PROBE(provider, name, ...)                                                         \
+  do {                                                                                          \
+    STAP_PROBEV(provider, name __VA_OPT__(, ) __VA_ARGS__);                                    \
+    [[gnu::section("dtpp_probes"), gnu::used]] static constinit ::dtpp::inproc::probe_site     \
+        dtpp_probe_site_{#provider, #name, __func__};                                          \
+    if (dtpp_probe_site_.enabled.load(std::memory_order_relaxed)) [[unlikely]]                 \
+      ::dtpp::inproc::detail::fire(dtpp_probe_site_ __VA_OPT__(, ) __VA_ARGS__);               \
+  } while (0)
