@@ -176,14 +176,19 @@ class sharded {
     std::atomic_ref<std::uint64_t>(data[0]).store(gen, std::memory_order_release);
   }
 
-  // Plain thread_locals (no guard or constructor call): the shard this thread used last, and the
-  // store it belongs to, named by an id that is never reused.
-  static inline thread_local std::uint64_t cached_instance_ = 0;
-  static inline thread_local shard_type* cached_shard_ = nullptr;
+  // A plain thread_local cache (no guard or constructor call) of the shards this thread used
+  // last, four stores at a time (a D clause often updates several aggregations), each entry
+  // naming its store by an id that is never reused.
+  struct cached {
+    std::uint64_t instance;
+    shard_type* shard;
+  };
+  static inline thread_local cached cache_[4] = {};
 
   shard_type& this_shard() {
-    if (cached_instance_ == instance_) [[likely]]
-      return *cached_shard_;
+    const cached& c = cache_[instance_ & 3];
+    if (c.instance == instance_) [[likely]]
+      return *c.shard;
     return find_shard();
   }
 
@@ -194,8 +199,7 @@ class sharded {
     if (auto* page = pages_[index / page_size].load(std::memory_order_acquire))
       s = page[index % page_size].load(std::memory_order_acquire);
     if (s == nullptr) s = &add_shard(index);
-    cached_instance_ = instance_;
-    cached_shard_ = s;
+    cache_[instance_ & 3] = {instance_, s};
     return *s;
   }
 

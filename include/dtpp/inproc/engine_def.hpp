@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "dtpp/agg/thread_index.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
 
@@ -147,15 +148,26 @@ struct engine::state {
 namespace {
 // The engine DTPP_PROBE sites fire into (one at a time per process), and the number of firings
 // under way, which stopping waits to drain before the engine may go away.
+// Counted per thread (spread over padded slots), so that firing threads never write one shared
+// cache line.
 std::atomic<engine::state*> active_engine{nullptr};
-std::atomic<std::uint64_t> site_firings{0};
+struct alignas(64) firing_count {
+  std::atomic<std::uint64_t> value{0};
+};
+firing_count site_firings[256];
+
+firing_count& my_firings() {
+  thread_local firing_count* mine = &site_firings[agg::detail::thread_index() % 256];
+  return *mine;
+}
 
 void detach_sites(engine::state& st) {
   for (auto& b : st.probes)
     if (b.site) b.site->enabled.store(false, std::memory_order_relaxed);
   engine::state* expected = &st;
   active_engine.compare_exchange_strong(expected, nullptr);
-  while (site_firings.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+  for (auto& c : site_firings)
+    while (c.value.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 }  // namespace
 
@@ -164,6 +176,9 @@ namespace detail {
 // One clause's execution: the probe that fired, its arguments, and clause-local variables.
 class runner {
  public:
+  /// The CPU the calling thread runs on, looked up only when a clause needs it.
+  static constexpr std::uint32_t this_cpu = UINT32_MAX;
+
   runner(engine::state& st, const bound_probe& probe, std::span<const std::int64_t> args,
          std::uint32_t cpu)
       : st_(st), probe_(probe), args_(args), cpu_(cpu) {}
@@ -191,6 +206,14 @@ class runner {
   }
 
  private:
+  std::uint32_t cpu() {
+    if (cpu_ == this_cpu) {
+      const int c = ::sched_getcpu();
+      cpu_ = c < 0 ? 0 : static_cast<std::uint32_t>(c);
+    }
+    return cpu_;
+  }
+
   bool truth(const expr& e) {
     const auto v = eval(e);
     return e.t.is_string() ? true : v.i != 0;
@@ -203,7 +226,7 @@ class runner {
       return;
     }
     st_.buffered_bytes += cost;
-    st_.buffer.push_back({clause.id, probe_.info.id, cpu_, record_});
+    st_.buffer.push_back({clause.id, probe_.info.id, cpu(), record_});
   }
 
   void put(const ir::record& r, const value& v, const ir::type& t) {
@@ -261,7 +284,10 @@ class runner {
 
   void aggregate(const ir::statement& s) {
     auto& a = *st_.aggregations[s.aggregation - 1];
-    thread_local agg::dynamic_key key;  // reused: no allocation once its strings have grown
+    // Reused keys, one per key count: no allocation once their strings have grown.
+    thread_local std::vector<agg::dynamic_key> scratch;
+    if (scratch.size() <= s.keys.size()) scratch.resize(s.keys.size() + 1);
+    auto& key = scratch[s.keys.size()];
     key.records.resize(s.keys.size());
     const auto& types = a.desc().keys;
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
@@ -335,7 +361,7 @@ class runner {
       case builtin::tid: return {::gettid(), {}};
       case builtin::uid: return {::getuid(), {}};
       case builtin::gid: return {::getgid(), {}};
-      case builtin::cpu: return {cpu_, {}};
+      case builtin::cpu: return {cpu(), {}};
       case builtin::execname: return {0, st_.execname};
       case builtin::probeprov: return {0, probe_.info.provider};
       case builtin::probemod: return {0, probe_.info.module};
@@ -613,9 +639,7 @@ const std::vector<probe_info>& engine::probes() const { return state_->infos; }
 void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
   auto& st = *state_;
   if (probe == 0 || probe > st.probes.size()) return;
-  const auto& b = st.probes[probe - 1];
-  const int cpu = ::sched_getcpu();
-  detail::runner(st, b, args, cpu < 0 ? 0u : static_cast<std::uint32_t>(cpu)).run();
+  detail::runner(st, st.probes[probe - 1], args, detail::runner::this_cpu).run();
 }
 
 void engine::go() {
@@ -689,14 +713,13 @@ std::uint64_t engine::drops() const { return state_->drops.load(); }
 agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *state_->aggregations.at(varid - 1); }
 
 void fire(probe_site& site, std::span<const std::int64_t> args) {
-  site_firings.fetch_add(1, std::memory_order_acquire);
+  auto& count = my_firings();
+  count.value.fetch_add(1, std::memory_order_acquire);
   auto* st = active_engine.load(std::memory_order_acquire);
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
-      site.probe <= st->probes.size()) {
-    const int cpu = ::sched_getcpu();
-    detail::runner(*st, st->probes[site.probe - 1], args, cpu < 0 ? 0u : static_cast<std::uint32_t>(cpu)).run();
-  }
-  site_firings.fetch_sub(1, std::memory_order_release);
+      site.probe <= st->probes.size())
+    detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu).run();
+  count.value.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace dtpp::inproc

@@ -1,0 +1,65 @@
+// The cost of a DTPP_PROBE site: disabled (no program enables it), and enabled with a clause that
+// does `@[probename] = count(); @l = quantize(arg0);`, next to the same two updates made through
+// the typed aggregation API.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+
+#include "dtpp/agg/aggregation.hpp"
+#include "dtpp/d/check.hpp"
+#include "dtpp/inproc/engine.hpp"
+#include "dtpp/inproc/probe.hpp"
+
+namespace {
+
+[[gnu::noinline]] void traced_operation(std::int64_t i) {
+  DTPP_PROBE(bench, op, i);
+  benchmark::DoNotOptimize(i);
+}
+
+[[gnu::noinline]] void untraced_operation(std::int64_t i) { benchmark::DoNotOptimize(i); }
+
+void BM_call_without_probe(benchmark::State& state) {
+  std::int64_t i = 0;
+  for (auto _ : state) untraced_operation(i++);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_call_without_probe);
+
+void BM_probe_disabled(benchmark::State& state) {
+  std::int64_t i = 0;
+  for (auto _ : state) traced_operation(i++);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_probe_disabled);
+
+void BM_probe_enabled_count_quantize(benchmark::State& state) {
+  const dtpp::d::source_file source("bench.d", "bench:::op { @[probename] = count(); @l = quantize(arg0); }");
+  const auto compiled = dtpp::d::compile(source);
+  if (!compiled.errors.empty()) {
+    state.SkipWithError("the benchmark's D program did not compile");
+    return;
+  }
+  dtpp::inproc::engine engine(compiled.program);
+  engine.go();
+  std::int64_t i = 0;
+  for (auto _ : state) traced_operation(i++ & 1023);
+  engine.stop();
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_probe_enabled_count_quantize);
+
+void BM_typed_api_count_quantize(benchmark::State& state) {
+  dtpp::aggregation<dtpp::Count, std::string> counts;
+  dtpp::aggregation<dtpp::Quantize> latency;
+  std::int64_t i = 0;
+  for (auto _ : state) {
+    counts.at("op").add();
+    latency.at().add(i++ & 1023);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_typed_api_count_quantize);
+
+}  // namespace
