@@ -221,7 +221,8 @@ class checker {
     ir::clause out;
     out.id = static_cast<std::uint32_t>(result_.program.clauses.size() + 1);
     out.where = c.where;
-    out.default_action = !c.has_body;
+    // No statement at all, as no body: DTrace's default action traces the firing itself.
+    out.default_action = c.statements.empty();
     clause_locals_.clear();
     for (const auto& d : c.probes) {
       try {
