@@ -189,29 +189,37 @@ struct Quantize {
   value_type value(const std::uint64_t* w) const { return {kind, 0, {w, words()}}; }
 };
 
-/// lquantize(x, base, limit[, step[, incr]]): the parameter word, then underflow, levels, overflow.
-struct LQuantize {
-  static constexpr agg::kind kind = agg::kind::lquantize;
+namespace agg::detail {
+// lquantize and llquantize: DTrace's parameter word first, then buckets chosen by Params.
+template <agg::kind Kind, class Params>
+struct parameterized_histogram {
+  static constexpr agg::kind kind = Kind;
   using value_type = dtpp::histogram;
 
-  agg::lquantize_params params;
-
-  LQuantize(std::int64_t base, std::int64_t limit, std::int64_t step = 1)
-      : params(agg::lquantize_params::make(base, limit, step)) {}
-  explicit LQuantize(agg::lquantize_params p) : params(p) {}
+  Params params;
 
   std::uint64_t param() const { return params.encode(); }
   std::size_t words() const { return 1 + params.buckets(); }
   void init(std::uint64_t* w) const {
-    agg::detail::store(w[0], param());
-    for (std::size_t i = 1; i < words(); ++i) agg::detail::store(w[i], 0);
+    store(w[0], param());
+    for (std::size_t i = 1; i < words(); ++i) store(w[i], 0);
   }
   void add(std::uint64_t* w, std::int64_t x, std::int64_t incr) const {
-    agg::detail::bump(w[1 + params.bucket(x)], static_cast<std::uint64_t>(incr));
+    bump(w[1 + params.bucket(x)], static_cast<std::uint64_t>(incr));
   }
   void merge(std::uint64_t* into, const std::uint64_t* from) const {
-    agg::detail::add_words(into + 1, from + 1, words() - 1);
+    add_words(into + 1, from + 1, words() - 1);
   }
+  value_type value(const std::uint64_t* w) const { return {kind, param(), {w + 1, words() - 1}}; }
+};
+}  // namespace agg::detail
+
+/// lquantize(x, base, limit[, step[, incr]]): the parameter word, then underflow, levels, overflow.
+struct LQuantize : agg::detail::parameterized_histogram<agg::kind::lquantize, agg::lquantize_params> {
+  LQuantize(std::int64_t base, std::int64_t limit, std::int64_t step = 1)
+      : parameterized_histogram{agg::lquantize_params::make(base, limit, step)} {}
+  explicit LQuantize(agg::lquantize_params p) : parameterized_histogram{p} {}
+
   agg::value_order order(const std::uint64_t* w) const {
     const auto n = params.buckets();
     const auto weight = [&](std::size_t i) -> long double {
@@ -224,32 +232,15 @@ struct LQuantize {
       if (weight(i) == 0) { zero = i; break; }
     return agg::detail::weighted_order(w + 1, n, weight, zero);
   }
-  value_type value(const std::uint64_t* w) const { return {kind, param(), {w + 1, words() - 1}}; }
 };
 
 /// llquantize(x, factor, low, high, nsteps[, incr]): the parameter word, then log-linear buckets.
-struct LLQuantize {
-  static constexpr agg::kind kind = agg::kind::llquantize;
-  using value_type = dtpp::histogram;
-
-  agg::llquantize_params params;
-
+struct LLQuantize
+    : agg::detail::parameterized_histogram<agg::kind::llquantize, agg::llquantize_params> {
   LLQuantize(std::int64_t factor, std::int64_t low, std::int64_t high, std::int64_t nsteps)
-      : params(agg::llquantize_params::make(factor, low, high, nsteps)) {}
-  explicit LLQuantize(agg::llquantize_params p) : params(p) {}
+      : parameterized_histogram{agg::llquantize_params::make(factor, low, high, nsteps)} {}
+  explicit LLQuantize(agg::llquantize_params p) : parameterized_histogram{p} {}
 
-  std::uint64_t param() const { return params.encode(); }
-  std::size_t words() const { return 1 + params.buckets(); }
-  void init(std::uint64_t* w) const {
-    agg::detail::store(w[0], param());
-    for (std::size_t i = 1; i < words(); ++i) agg::detail::store(w[i], 0);
-  }
-  void add(std::uint64_t* w, std::int64_t x, std::int64_t incr) const {
-    agg::detail::bump(w[1 + params.bucket(x)], static_cast<std::uint64_t>(incr));
-  }
-  void merge(std::uint64_t* into, const std::uint64_t* from) const {
-    agg::detail::add_words(into + 1, from + 1, words() - 1);
-  }
   agg::value_order order(const std::uint64_t* w) const {
     const auto labels = params.labels();
     const auto n = labels.size();
@@ -259,7 +250,6 @@ struct LLQuantize {
     };
     return agg::detail::weighted_order(w + 1, n, weight, 0);
   }
-  value_type value(const std::uint64_t* w) const { return {kind, param(), {w + 1, words() - 1}}; }
 };
 
 namespace agg {

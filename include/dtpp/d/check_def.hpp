@@ -73,15 +73,6 @@ inline type promote(const type& a, const type& b) {
 }
 
 // Wraps a value to a type's size and signedness.
-inline std::int64_t truncate(std::int64_t v, const type& t) {
-  const auto u = static_cast<std::uint64_t>(v);
-  switch (t.size) {
-    case 1: return t.is_signed ? static_cast<std::int8_t>(u) : static_cast<std::int64_t>(static_cast<std::uint8_t>(u));
-    case 2: return t.is_signed ? static_cast<std::int16_t>(u) : static_cast<std::int64_t>(static_cast<std::uint16_t>(u));
-    case 4: return t.is_signed ? static_cast<std::int32_t>(u) : static_cast<std::int64_t>(static_cast<std::uint32_t>(u));
-    default: return v;
-  }
-}
 
 struct builtin_info { const char* name; ir::builtin id; type t; };
 inline const std::vector<builtin_info>& builtins(std::uint32_t strsize) {
@@ -913,7 +904,7 @@ class checker {
     const auto magnitude = std::strtoull(text.c_str() + (negative || (!text.empty() && text[0] == '+')), &end, 0);
     if (!text.empty() && *end == '\0' && errno == 0 && (std::isdigit(static_cast<unsigned char>(text[negative || text[0] == '+'])))) {
       auto e = integer_constant(magnitude, false, false, n->where);
-      if (negative) e.value = truncate(-e.value, e.t);
+      if (negative) e.value = ir::fit(-e.value, e.t);
       return e;
     }
     if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
@@ -1037,7 +1028,7 @@ class checker {
     if (e.t == t || (e.t.is_integer() && t.is_integer() && e.t.size == t.size && e.t.is_signed == t.is_signed))
       return e;
     if (e.kind == kind_t::constant && t.is_integer()) {
-      e.value = truncate(e.value, t);
+      e.value = ir::fit(e.value, t);
       e.t = t;
       return e;
     }
@@ -1053,20 +1044,20 @@ class checker {
   static std::optional<std::int64_t> fold(const std::string& op, std::int64_t a, std::int64_t b, const type& t) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     const bool s = t.is_signed;
-    if (op == "+") return truncate(static_cast<std::int64_t>(ua + ub), t);
-    if (op == "-") return truncate(static_cast<std::int64_t>(ua - ub), t);
-    if (op == "*") return truncate(static_cast<std::int64_t>(ua * ub), t);
+    if (op == "+") return ir::fit(static_cast<std::int64_t>(ua + ub), t);
+    if (op == "-") return ir::fit(static_cast<std::int64_t>(ua - ub), t);
+    if (op == "*") return ir::fit(static_cast<std::int64_t>(ua * ub), t);
     if (op == "/" || op == "%") {
       if (b == 0) return std::nullopt;
       if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
-      if (op == "/") return truncate(s ? a / b : static_cast<std::int64_t>(ua / ub), t);
-      return truncate(s ? a % b : static_cast<std::int64_t>(ua % ub), t);
+      if (op == "/") return ir::fit(s ? a / b : static_cast<std::int64_t>(ua / ub), t);
+      return ir::fit(s ? a % b : static_cast<std::int64_t>(ua % ub), t);
     }
-    if (op == "&") return truncate(a & b, t);
-    if (op == "|") return truncate(a | b, t);
-    if (op == "^") return truncate(a ^ b, t);
-    if (op == "<<") return truncate(static_cast<std::int64_t>(ua << (ub & 63)), t);
-    if (op == ">>") return truncate(s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63)), t);
+    if (op == "&") return ir::fit(a & b, t);
+    if (op == "|") return ir::fit(a | b, t);
+    if (op == "^") return ir::fit(a ^ b, t);
+    if (op == "<<") return ir::fit(static_cast<std::int64_t>(ua << (ub & 63)), t);
+    if (op == ">>") return ir::fit(s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63)), t);
     const bool less = s ? a < b : ua < ub;
     const bool greater = s ? a > b : ua > ub;
     if (op == "<") return less;
@@ -1295,10 +1286,10 @@ class checker {
       expr c = v;
       c.t = t;
       c.where = n->where;
-      if (op == "-") c.value = truncate(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value)), t);
-      else if (op == "~") c.value = truncate(~v.value, t);
+      if (op == "-") c.value = ir::fit(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value)), t);
+      else if (op == "~") c.value = ir::fit(~v.value, t);
       else if (op == "!") c.value = v.value == 0;
-      else c.value = truncate(v.value, t);
+      else c.value = ir::fit(v.value, t);
       return c;
     }
     expr e;

@@ -52,15 +52,6 @@ struct fault_signal {
   std::string what;
 };
 
-inline std::int64_t fit(std::int64_t v, const ir::type& t) {
-  const auto u = static_cast<std::uint64_t>(v);
-  switch (t.size) {
-    case 1: return t.is_signed ? static_cast<std::int8_t>(u) : static_cast<std::int64_t>(static_cast<std::uint8_t>(u));
-    case 2: return t.is_signed ? static_cast<std::int16_t>(u) : static_cast<std::int64_t>(static_cast<std::uint16_t>(u));
-    case 4: return t.is_signed ? static_cast<std::int32_t>(u) : static_cast<std::int64_t>(static_cast<std::uint32_t>(u));
-    default: return v;
-  }
-}
 
 inline std::uint64_t now(clockid_t clock) {
   timespec ts{};
@@ -408,9 +399,9 @@ class runner {
       case kind_t::unary: {
         const auto v = eval(e.kids[0]);
         if (e.text == "!") return {e.kids[0].t.is_string() ? 0 : v.i == 0, {}};
-        if (e.text == "-") return {fit(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.i)), e.t), {}};
-        if (e.text == "~") return {fit(~v.i, e.t), {}};
-        return {fit(v.i, e.t), {}};
+        if (e.text == "-") return {ir::fit(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.i)), e.t), {}};
+        if (e.text == "~") return {ir::fit(~v.i, e.t), {}};
+        return {ir::fit(v.i, e.t), {}};
       }
       case kind_t::binary: {
         const auto& op = e.text;
@@ -437,23 +428,23 @@ class runner {
         if (op == "<=") return {s ? a.i <= b.i : ua <= ub, {}};
         if (op == ">") return {s ? a.i > b.i : ua > ub, {}};
         if (op == ">=") return {s ? a.i >= b.i : ua >= ub, {}};
-        return {fit(arithmetic(op, a.i, b.i, e.t), e.t), {}};
+        return {ir::fit(arithmetic(op, a.i, b.i, e.t), e.t), {}};
       }
       case kind_t::conditional: return truth(e.kids[0]) ? eval(e.kids[1]) : eval(e.kids[2]);
       case kind_t::assign: {
         auto v = eval(e.kids[1]);
-        if (e.text != "=") v.i = fit(arithmetic(e.text, load(e.kids[0]).i, v.i, e.t), e.t);
-        else if (!e.t.is_string()) v.i = fit(v.i, e.t);
+        if (e.text != "=") v.i = ir::fit(arithmetic(e.text, load(e.kids[0]).i, v.i, e.t), e.t);
+        else if (!e.t.is_string()) v.i = ir::fit(v.i, e.t);
         store(e.kids[0], v);
         return v;
       }
       case kind_t::increment: {
         const auto old = load(e.kids[0]);
-        const auto updated = value{fit(old.i + (e.text == "++" ? 1 : -1), e.t), {}};
+        const auto updated = value{ir::fit(old.i + (e.text == "++" ? 1 : -1), e.t), {}};
         store(e.kids[0], updated);
         return e.value ? updated : old;
       }
-      case kind_t::cast: return {fit(eval(e.kids[0]).i, e.t), {}};
+      case kind_t::cast: return {ir::fit(eval(e.kids[0]).i, e.t), {}};
       case kind_t::stringof: {
         const auto v = eval(e.kids[0]);
         return {0, e.kids[0].t.is_string() ? v.s : std::to_string(v.i)};

@@ -25,6 +25,17 @@ struct type {
   friend bool operator==(const type&, const type&) = default;
 };
 
+/// A value wrapped to a type's size and signedness, as D stores it.
+inline std::int64_t fit(std::int64_t v, const type& t) {
+  const auto u = static_cast<std::uint64_t>(v);
+  switch (t.size) {
+    case 1: return t.is_signed ? static_cast<std::int8_t>(u) : static_cast<std::int64_t>(static_cast<std::uint8_t>(u));
+    case 2: return t.is_signed ? static_cast<std::int16_t>(u) : static_cast<std::int64_t>(static_cast<std::uint16_t>(u));
+    case 4: return t.is_signed ? static_cast<std::int32_t>(u) : static_cast<std::int64_t>(static_cast<std::uint32_t>(u));
+    default: return v;
+  }
+}
+
 enum class scope : std::uint8_t { global, thread, clause };
 
 /// A D variable: `x` (global), `self->x` (thread-local), `this->x` (clause-local), or an
