@@ -455,15 +455,21 @@ class checker {
     st.keys = std::move(keys);
   }
 
+  // D_PROTO_LEN for a function or action given the wrong number of arguments.
+  [[noreturn]] void prototype_mismatch(const std::string& name, std::size_t count, std::size_t expected,
+                                       const char* qualifier, ast::span where) {
+    fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
+                            (count == 1 ? " arg" : " args") + " passed, " + qualifier +
+                            std::to_string(expected) + " expected",
+         where);
+  }
+
   // The aggregating function's arguments, checked as DTrace checks them.
   agg::function aggregating_function(const std::string& name, const std::vector<ast::node_ptr>& args,
                                      const ast::node_ptr& call, ir::statement& st) {
     const auto count = args.size();
     const auto mismatch = [&](std::size_t expected, const char* qualifier) {
-      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
-                              (count == 1 ? " arg" : " args") + " passed, " + qualifier +
-                              std::to_string(expected) + " expected",
-           call->where);
+      prototype_mismatch(name, count, expected, qualifier, call->where);
     };
     const auto scalar_value = [&](std::size_t i) {
       auto v = value(args[i]);
@@ -537,10 +543,7 @@ class checker {
     const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
     const auto count = args.size();
     const auto mismatch = [&](std::size_t expected, const char* qualifier) {
-      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
-                              (count == 1 ? " arg" : " args") + " passed, " + qualifier +
-                              std::to_string(expected) + " expected",
-           n->where);
+      prototype_mismatch(name, count, expected, qualifier, n->where);
     };
     const auto incompatible = [&](std::size_t i, const std::string& prototype, const std::string& got,
                                   const std::string& tag = "D_PROTO_ARG") {
@@ -1248,9 +1251,7 @@ class checker {
     if (count < s->required || count > s->params.size()) {
       const char* qualifier = s->required == s->params.size() ? "" : count < s->required ? "at least " : "at most ";
       const auto expected = count < s->required ? s->required : s->params.size();
-      fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) + (count == 1 ? " arg" : " args") +
-                              " passed, " + qualifier + std::to_string(expected) + " expected",
-           n->where);
+      prototype_mismatch(name, count, expected, qualifier, n->where);
     }
     expr e;
     e.kind = kind_t::call;
