@@ -2,6 +2,7 @@
 // messages, options and operands in any order, and the same exit status for bad usage.
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -51,6 +52,9 @@ struct settings {
   std::string stdc;                        ///< -X, -x stdc: a, c, s or t
   std::string output;                      ///< -o (used once programs run: issue #4)
   d::compile_options compile;              ///< strsize, defaultargs, argref, empty, $target
+  pid_t command = 0;                       ///< -c: the child running the command, held at exec
+  int command_gate = -1;                   ///< -c: writing here lets the child exec its command
+  pid_t grabbed = 0;                       ///< -p: the process whose exit ends the run
   std::vector<ir::option> options;         ///< every option set, in order, for the engines
 };
 
@@ -61,6 +65,49 @@ inline constexpr const char* optstring = "+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P
 inline void complain(const settings& s, const std::string& message) {
   std::fprintf(stderr, "%s: %s\n", s.name.c_str(), message.c_str());
 }
+
+/// -c: forks a child that waits on a pipe until the program is running, then execs the command
+/// (split on blanks, as dtrace(1) splits it), so that $target is known when the program compiles.
+inline bool start_command(settings& s, const std::string& command) {
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < command.size();) {
+    const auto start = command.find_first_not_of(" \t", at);
+    if (start == std::string::npos) break;
+    const auto end = std::min(command.find_first_of(" \t", start), command.size());
+    words.push_back(command.substr(start, end - start));
+    at = end;
+  }
+  if (words.empty()) {
+    complain(s, "failed to create process: empty command");
+    return false;
+  }
+  int gate[2];
+  if (::pipe2(gate, O_CLOEXEC) != 0) {
+    complain(s, std::string("failed to create process: ") + std::strerror(errno));
+    return false;
+  }
+  const pid_t child = ::fork();
+  if (child < 0) {
+    complain(s, std::string("failed to create process: ") + std::strerror(errno));
+    return false;
+  }
+  if (child == 0) {
+    ::close(gate[1]);
+    char go = 0;
+    if (::read(gate[0], &go, 1) != 1) ::_exit(127);  // the program never started
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    ::execvp(argv[0], argv.data());
+    std::fprintf(stderr, "%s: failed to execute %s: %s\n", s.name.c_str(), argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::close(gate[0]);
+  s.command = child;
+  s.command_gate = gate[1];
+  return true;
+}
+
 
 inline int usage(const settings& s) {
   std::fprintf(stderr,
@@ -73,7 +120,7 @@ inline int usage(const settings& s) {
                "\t   action -> '{' D-statements '}'\n\n"
                "\t-64 generate 64-bit D programs (the only kind dtpp generates)\n"
                "\t-b  set trace buffer size\n"
-               "\t-c  run specified command and exit upon its completion (not yet)\n"
+               "\t-c  run specified command and exit upon its completion\n"
                "\t-C  run cpp(1) preprocessor on script files\n"
                "\t-D  define symbol when invoking preprocessor\n"
                "\t-e  exit after compiling request but prior to enabling probes\n"
@@ -248,8 +295,13 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
 
   for (const auto& [c, argument] : given) {
     if (c == 'c') {
-      complain(s, "-c is not supported yet: running a command comes with issue #4");
-      return exit_failure;
+      if (s.command != 0) {
+        complain(s, "only one -c command is supported");
+        return exit_failure;
+      }
+      if (!detail::start_command(s, argument)) return exit_failure;
+      s.compile.target = s.command;
+      continue;
     }
     if (c != 'p') continue;
     char* end = nullptr;
@@ -264,6 +316,7 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
       return exit_failure;
     }
     s.compile.target = pid;
+    s.grabbed = static_cast<pid_t>(pid);
   }
   return std::nullopt;
 }

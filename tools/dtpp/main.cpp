@@ -4,6 +4,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -106,6 +109,15 @@ std::optional<ir::program> compile(const settings& s, const program_spec& progra
 
 std::atomic<bool> interrupted{false};
 
+/// Lets the -c child exec its command (run) or makes it give up (!run), once.
+void release_command(const settings& s, bool run) {
+  if (s.command_gate < 0) return;
+  if (run) (void)!::write(s.command_gate, "g", 1);
+  ::close(s.command_gate);
+  const_cast<settings&>(s).command_gate = -1;
+  if (!run) ::waitpid(s.command, nullptr, 0);
+}
+
 /// Runs one checked program in the in-process engine until exit(), an interrupt or the end of its
 /// probes, printing as dtrace(1) does; the exit status is exit()'s.
 int execute(const settings& s, const program_spec& spec, const ir::program& program) {
@@ -148,7 +160,22 @@ int execute(const settings& s, const program_spec& spec, const ir::program& prog
   std::signal(SIGINT, [](int) { interrupted = true; });
   std::signal(SIGTERM, [](int) { interrupted = true; });
   engine->go();
-  while (!engine->exited() && !interrupted) {
+  release_command(s, true);
+  // -c and -p end the run when their process exits, as dtrace(1) does.
+  const auto process_gone = [&] {
+    if (s.command != 0) {
+      int status = 0;
+      if (::waitpid(s.command, &status, WNOHANG) != s.command) return false;
+      detail::complain(s, "pid " + std::to_string(s.command) + " has exited");
+      return true;
+    }
+    if (s.grabbed != 0 && ::kill(s.grabbed, 0) != 0 && errno == ESRCH) {
+      detail::complain(s, "pid " + std::to_string(s.grabbed) + " has exited");
+      return true;
+    }
+    return false;
+  };
+  while (!engine->exited() && !interrupted && !process_gone()) {
     drain();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -171,12 +198,18 @@ int run(const settings& s) {
     compiled &= checked.has_value();
     if (checked) programs.push_back(std::move(*checked));
   }
-  if (!compiled) return exit_failure;
+  if (!compiled) {
+    release_command(s, false);
+    return exit_failure;
+  }
   if (s.list) {
     detail::complain(s, "listing probes needs the kernel shim (issue #5)");
     return exit_failure;
   }
-  if (s.compile_only) return exit_success;
+  if (s.compile_only) {
+    release_command(s, false);
+    return exit_success;
+  }
   if (s.programs.empty()) {
     detail::complain(s, "no probes specified");
     return exit_failure;
