@@ -203,8 +203,27 @@ int run(const settings& s) {
     return exit_failure;
   }
   if (s.list) {
-    detail::complain(s, "listing probes needs the kernel shim (issue #5)");
-    return exit_failure;
+    // dtrace -l: the probes each program's descriptions match, or every probe there is.
+    std::string text;
+    out::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+    const auto list = [&](const std::vector<inproc::probe_info>& probes) {
+      for (const auto& p : probes)
+        out::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
+                            p.function.c_str(), p.name.c_str());
+    };
+    const inproc::engine_options engine_options{.program_name = s.name};
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+      try {
+        list(inproc::engine(programs[i], engine_options).probes());
+      } catch (const inproc::engine_error& e) {
+        std::fputs(text.c_str(), stdout);
+        detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
+        return exit_failure;
+      }
+    }
+    if (programs.empty()) list(inproc::available_probes(engine_options));
+    std::fputs(text.c_str(), stdout);
+    return exit_success;
   }
   if (s.compile_only) {
     release_command(s, false);

@@ -50,6 +50,11 @@ struct engine_options {
   unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
 };
 
+/// The probes an in-process program can enable without naming them: dtrace:::BEGIN, END and
+/// ERROR, profile's pre-listed rates (any other rate may be named), and the executable's
+/// DTPP_PROBE sites, as dtrace -l lists them.
+std::vector<probe_info> available_probes(const engine_options& options = {});
+
 class engine {
  public:
   /// Binds every probe description to what this process can fire; throws engine_error for a

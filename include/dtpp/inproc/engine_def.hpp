@@ -623,6 +623,21 @@ engine::~engine() {
   detach_sites(st);
 }
 
+std::vector<probe_info> available_probes(const engine_options& options) {
+  std::vector<probe_info> out;
+  const auto add = [&](const char* provider, std::string module, std::string function, std::string name) {
+    out.push_back({static_cast<std::uint32_t>(out.size() + 1), provider, std::move(module),
+                   std::move(function), std::move(name)});
+  };
+  for (const char* name : {"BEGIN", "END", "ERROR"}) add("dtrace", "", "", name);
+  for (const char* name : {"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999",
+                           "profile-4001", "profile-4999", "tick-1", "tick-10", "tick-100",
+                           "tick-500", "tick-1000", "tick-5000"})
+    add("profile", "", "", name);
+  for (const auto& site : probe_sites()) add(site.provider, options.program_name, site.function, site.name);
+  return out;
+}
+
 const ir::program& engine::program() const { return state_->program; }
 
 const std::vector<probe_info>& engine::probes() const { return state_->infos; }
