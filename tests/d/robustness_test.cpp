@@ -71,6 +71,12 @@ TEST_CASE("a 1 MB line and long strings compile", "[d][robustness]") {
         "expression nested too deeply (more than 1000 levels)");
 }
 
+TEST_CASE("macro arguments with absurd numbers are undefined, not a crash", "[d][robustness]") {
+  // Found by the fuzzer: $N with more digits than an unsigned long holds.
+  CHECK(compile_text("BEGIN { trace($99999999999999999999999); }").errors.at(0).tag == "D_MACRO_UNDEF");
+  CHECK(compile_text("pid$99999999999999999999999::main:entry {}").errors.at(0).tag == "D_PDESC_INVAL");
+}
+
 TEST_CASE("unterminated strings, comments and clauses are reported", "[d][robustness]") {
   CHECK(compile_text("BEGIN { x = \"abc").errors.at(0).message == "newline encountered in string literal");
   CHECK(compile_text("BEGIN { /* abc").errors.at(0).message == "end-of-file encountered before matching */");

@@ -867,7 +867,8 @@ class checker {
 
   std::optional<std::string> macro_value(const std::string& name) {
     if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-      const auto i = static_cast<std::size_t>(std::stoul(name));
+      // $N with more digits than any argument list has is simply undefined (no stoul overflow).
+      const std::size_t i = name.size() > 9 ? options_.arguments.size() : std::strtoul(name.c_str(), nullptr, 10);
       if (i < options_.arguments.size()) {
         referenced_[i] = true;
         return options_.arguments[i];
