@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -15,7 +16,6 @@
 #include "dtpp/agg/dynamic.hpp"
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/walk.hpp"
-#include "dtpp/consumer/printer.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/ir/program.hpp"
 #include "dtpp/out/aggregation.hpp"
@@ -24,6 +24,27 @@
 #include "dtpp/out/value.hpp"
 
 namespace dtpp::consumer {
+
+struct printer_options {
+  bool quiet = false;    ///< -q / quiet: no probe lines
+  bool testing = false;  ///< _DTRACE_TESTING: probe lines without the CPU and ID columns
+  out::print_options print;
+};
+
+/// The options a program's pragmas (and -x) set that change what is printed.
+inline printer_options options_of(const ir::program& program, printer_options base = {}) {
+  for (const auto& o : program.options) {
+    const auto number = [&] { return static_cast<std::size_t>(std::strtoull(o.value.c_str(), nullptr, 0)); };
+    if (o.name == "quiet") base.quiet = true;
+    if (o.name == "aggsortkey") base.print.sort.sortkey = true;
+    if (o.name == "aggsortrev") base.print.sort.sortrev = true;
+    if (o.name == "aggsortkeypos") base.print.sort.keypos = number();
+    if (o.name == "aggsortpos") base.print.sort.pos = number();
+    if (o.name == "aggpercpu") base.print.percpu = true;
+    if (o.name == "strsize") base.print.strsize = number();
+  }
+  return base;
+}
 
 /// The actions libdtrace carries out itself without offering their records to a consumer's
 /// record callback (its DTRACEACT_LIBACT records): clear, trunc, normalize, denormalize, setopt.

@@ -1,0 +1,155 @@
+// The in-process engine: probes fired by C++ code, BEGIN/END order, variables of every scope,
+// aggregations, records and faults.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dtpp/consumer/printer.hpp"
+#include "dtpp/d/check.hpp"
+#include "dtpp/inproc/engine.hpp"
+#include "dtpp/inproc/probe.hpp"
+
+using namespace dtpp;
+
+namespace {
+
+ir::program compiled(const std::string& text) {
+  const d::source_file source("test.d", text);
+  auto result = d::compile(source);
+  if (!result.errors.empty()) FAIL(d::render(result.errors[0], source));
+  return std::move(result.program);
+}
+
+// Runs a program to its end (BEGIN, then `body` with the probes enabled, then END) and returns
+// what dtrace(1) would print, quietly.
+template <class Body>
+std::string run(const std::string& text, Body body) {
+  inproc::engine engine(compiled("#pragma D option quiet\n" + text));
+  consumer::printer printer(engine, consumer::options_of(engine.program()));
+  engine.go();
+  body(engine);
+  engine.stop();
+  std::string out;
+  printer.consume(engine.take_records(), out);
+  printer.finish(out);
+  return out;
+}
+
+[[gnu::noinline]] void request(int id, const char* path) { DTPP_PROBE(testapp, request, id, path); }
+[[gnu::noinline]] void response(int id) { DTPP_PROBE(testapp, response, id); }
+
+}  // namespace
+
+TEST_CASE("DTPP_PROBE sites fire the clauses that name them, with their arguments", "[inproc]") {
+  const auto out = run(
+      "testapp:::request { printf(\"%s %d %s\\n\", probefunc, arg0, copyinstr(arg1)); }\n"
+      "testapp::response:response /arg0 == 2/ { printf(\"response %d\\n\", arg0); }\n",
+      [](auto&) {
+        request(1, "/index.html");
+        response(1);
+        request(2, "/about");
+        response(2);
+      });
+  CHECK(out == "request 1 /index.html\nrequest 2 /about\nresponse 2\n\n");
+}
+
+TEST_CASE("sites stay disabled without a program and after it stops", "[inproc]") {
+  request(9, "ignored");  // no engine: nothing happens
+  const auto out = run("testapp:::request { @n = count(); }", [](auto& engine) {
+    request(1, "a");
+    engine.stop();
+    request(2, "b");  // stopped: not counted
+  });
+  CHECK(out == "\n                1\n");
+}
+
+TEST_CASE("thread-local variables are per thread, globals shared", "[inproc]") {
+  const auto out = run(
+      "testapp:::request { self->start = arg0; total += arg0; }\n"
+      "testapp:::response /self->start/ { @sum[self->start] = sum(arg0 - self->start); self->start = 0; }\n"
+      "END { printf(\"total %d\\n\", total); }\n",
+      [](auto&) {
+        std::thread a([] { request(10, "a"); response(15); });
+        a.join();
+        std::thread b([] { request(20, "b"); response(27); });
+        b.join();
+        response(99);  // this thread never set self->start
+      });
+  // self->start holds arg0, an int64_t: the keys print 16 wide.
+  CHECK(out == "total 30\n\n               10                5\n               20                7\n");
+}
+
+TEST_CASE("BEGIN clauses run in order and exit() skips the later ones", "[inproc]") {
+  inproc::engine engine(compiled("BEGIN { x = 1; } BEGIN { x = 2; exit(3); x = 4; } BEGIN { x = 5; } "
+                                 "END { printf(\"%d\", x); }"));
+  engine.go();
+  CHECK(engine.exited());
+  CHECK(engine.exit_status() == 3);
+  engine.stop();
+  consumer::printer_options quiet;
+  quiet.quiet = true;
+  consumer::printer printer(engine, quiet);
+  std::string out;
+  printer.consume(engine.take_records(), out);
+  CHECK(out == "4");
+}
+
+TEST_CASE("a fault stops its clause, drops its data and is reported", "[inproc]") {
+  inproc::engine engine(compiled("int y; BEGIN { printf(\"a\"); x = 1 / y; } BEGIN { printf(\"b\"); }"));
+  engine.go();
+  const auto faults = engine.take_faults();
+  REQUIRE(faults.size() == 1);
+  CHECK(faults[0].what == "divide-by-zero");
+  CHECK(faults[0].epid == 1);
+  const auto records = engine.take_records();
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].epid == 2);
+}
+
+TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
+  inproc::engine engine(compiled("testapp:::response { trace(copyinstr(arg0)); }"));
+  engine.go();
+  response(16);  // address 16: unmapped
+  const auto faults = engine.take_faults();
+  REQUIRE(faults.size() == 1);
+  CHECK(faults[0].what == "invalid address (0x10)");
+}
+
+TEST_CASE("profile-N fires once per CPU, tick-N once", "[inproc]") {
+  inproc::engine engine(compiled("profile-100hz { @p[cpu] = count(); } tick-100hz { @t = count(); }"),
+                        {.program_name = "test", .bufsize = 1 << 20, .cpus = 3});
+  engine.go();
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  engine.stop();
+  const auto p = engine.aggregation(1).snapshot();
+  const auto t = engine.aggregation(2).snapshot();
+  REQUIRE(p.size() == 3);  // CPUs 0, 1 and 2
+  REQUIRE(t.size() == 1);
+  // The two probes have timers of their own: their counts agree within one period. The
+  // profile timer fires every CPU in one pass, so the CPUs' counts are equal.
+  const auto ticks = t.words(0)[0];
+  const auto per_cpu = p.words(0)[0];
+  CHECK(ticks >= 5);
+  CHECK(ticks <= 13);
+  CHECK(per_cpu + 1 >= ticks);
+  CHECK(per_cpu <= ticks + 1);
+  for (std::size_t i = 0; i < p.size(); ++i) CHECK(p.words(i)[0] == per_cpu);
+}
+
+TEST_CASE("a full principal buffer drops and counts records", "[inproc]") {
+  inproc::engine engine(compiled("testapp:::response { printf(\"%d\", arg0); }"),
+                        {.program_name = "test", .bufsize = 64, .cpus = 1});
+  engine.go();
+  for (int i = 0; i < 10; ++i) response(i);
+  const auto kept = engine.take_records().size();
+  CHECK(kept >= 1);
+  CHECK(kept + engine.drops() == 10);
+}
+
+TEST_CASE("probes only the kernel shim serves are refused with a clear error", "[inproc]") {
+  CHECK_THROWS_WITH(inproc::engine(compiled("syscall::read:entry { @ = count(); }")),
+                    "probe description syscall::read:entry does not match any probes in this process "
+                    "(kernel probes need the kernel shim, issue #5)");
+}
