@@ -108,6 +108,15 @@ TEST_CASE("a fault stops its clause, drops its data and is reported", "[inproc]"
   CHECK(records[0].epid == 2);
 }
 
+TEST_CASE("a fault fires the ERROR probe with DTrace's arguments", "[inproc]") {
+  const auto out = run("int zero;\n"
+                       "BEGIN { x = 10 / zero; }\n"
+                       "ERROR { printf(\"error: probe %d clause %d fault %d value %d\\n\", arg1, arg2, arg4, arg5); }\n"
+                       "testapp:::response { trace(copyinstr(arg0)); }\n",
+                       [](auto&) { response(16); });
+  CHECK(out == "error: probe 1 clause 1 fault 4 value 0\nerror: probe 3 clause 3 fault 1 value 16\n\n");
+}
+
 TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
   inproc::engine engine(compiled("testapp:::response { trace(copyinstr(arg0)); }"));
   engine.go();

@@ -50,7 +50,11 @@ struct value {
 // A fault stops the clause; the engine reports it as DTrace's ERROR probe would.
 struct fault_signal {
   std::string what;
+  std::int64_t code = 0;   ///< DTrace's DTRACEFLT_* number
+  std::int64_t value = 0;  ///< the faulting address or value
 };
+inline constexpr std::int64_t fault_bad_address = 1;  // DTRACEFLT_BADADDR
+inline constexpr std::int64_t fault_divide_by_zero = 4;  // DTRACEFLT_DIVZERO
 
 
 inline std::uint64_t now(clockid_t clock) {
@@ -192,11 +196,23 @@ class runner {
       } catch (const fault_signal& f) {
         if (!lock.owns_lock()) lock.lock();
         st_.faults.push_back({clause.id, probe_.info.id, f.what});
+        lock.unlock();
+        if (probe_.type != bound_probe::kind::error) error_probe(clause, f);
       }
     }
   }
 
  private:
+  // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
+  // arg4 the fault code, arg5 the faulting value.
+  void error_probe(const ir::clause& clause, const fault_signal& f) {
+    for (const auto& b : st_.probes)
+      if (b.type == bound_probe::kind::error) {
+        const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
+        runner(st_, b, error_args, cpu_).run();
+      }
+  }
+
   std::uint32_t cpu() {
     if (cpu_ == this_cpu) {
       const int c = ::sched_getcpu();
@@ -365,7 +381,7 @@ class runner {
   }
 
   static std::int64_t divide(const std::string& op, std::int64_t a, std::int64_t b, const ir::type& t) {
-    if (b == 0) throw fault_signal{"divide-by-zero"};
+    if (b == 0) throw fault_signal{"divide-by-zero", fault_divide_by_zero, 0};
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     if (t.is_signed) {
       if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
@@ -502,7 +518,7 @@ class runner {
       if (!s) {
         char what[64];
         std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(a[0].i));
-        throw fault_signal{what};
+        throw fault_signal{what, fault_bad_address, a[0].i};
       }
       return {0, *s};
     }
