@@ -152,7 +152,9 @@ struct alignas(64) firing_count {
 firing_count site_firings[256];
 
 firing_count& my_firings() {
-  thread_local firing_count* mine = &site_firings[agg::detail::thread_index() % 256];
+  thread_local firing_count* mine = nullptr;  // constant-initialized: no guard on the hot path
+  if (mine == nullptr) [[unlikely]]
+    mine = &site_firings[agg::detail::thread_index() % 256];
   return *mine;
 }
 
