@@ -162,3 +162,11 @@ TEST_CASE("probes only the kernel shim serves are refused with a clear error", "
                     "probe description syscall::read:entry does not match any probes in this process "
                     "(kernel probes need the kernel shim, issue #5)");
 }
+
+TEST_CASE("D computes in 64 bits; stores, casts and records narrow", "[inproc]") {
+  // dtrace-utils aggs/tst.negquant: an increment of (1 << 63) - 1 is INT64_MAX although 1 is an int.
+  const auto out = run("BEGIN { @s = sum((1 << 40) + 1); x = (1 << 40) + 1; @x = sum(x);\n"
+                       "        printf(\"%d %d\\n\", (1 << 40) + 1, (char)257); }",
+                       [](auto&) {});
+  CHECK(out == "1 1\n\n    1099511627777\n                1\n");
+}

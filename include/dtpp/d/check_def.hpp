@@ -1044,24 +1044,26 @@ class checker {
     return c;
   }
 
-  // Folds an integer operation on constants, as DTrace folds them while parsing.
+  // Folds an integer operation on constants as DTrace folds them while parsing: in 64 bits, the
+  // type (t: its signedness) following C's rules but the value not narrowed to it; stores, casts
+  // and records narrow it.
   static std::optional<std::int64_t> fold(const std::string& op, std::int64_t a, std::int64_t b, const type& t) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     const bool s = t.is_signed;
-    if (op == "+") return ir::fit(static_cast<std::int64_t>(ua + ub), t);
-    if (op == "-") return ir::fit(static_cast<std::int64_t>(ua - ub), t);
-    if (op == "*") return ir::fit(static_cast<std::int64_t>(ua * ub), t);
+    if (op == "+") return static_cast<std::int64_t>(ua + ub);
+    if (op == "-") return static_cast<std::int64_t>(ua - ub);
+    if (op == "*") return static_cast<std::int64_t>(ua * ub);
     if (op == "/" || op == "%") {
       if (b == 0) return std::nullopt;
       if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
-      if (op == "/") return ir::fit(s ? a / b : static_cast<std::int64_t>(ua / ub), t);
-      return ir::fit(s ? a % b : static_cast<std::int64_t>(ua % ub), t);
+      if (op == "/") return s ? a / b : static_cast<std::int64_t>(ua / ub);
+      return s ? a % b : static_cast<std::int64_t>(ua % ub);
     }
-    if (op == "&") return ir::fit(a & b, t);
-    if (op == "|") return ir::fit(a | b, t);
-    if (op == "^") return ir::fit(a ^ b, t);
-    if (op == "<<") return ir::fit(static_cast<std::int64_t>(ua << (ub & 63)), t);
-    if (op == ">>") return ir::fit(s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63)), t);
+    if (op == "&") return a & b;
+    if (op == "|") return a | b;
+    if (op == "^") return a ^ b;
+    if (op == "<<") return static_cast<std::int64_t>(ua << (ub & 63));
+    if (op == ">>") return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
     const bool less = s ? a < b : ua < ub;
     const bool greater = s ? a > b : ua > ub;
     if (op == "<") return less;
@@ -1288,10 +1290,10 @@ class checker {
       expr c = v;
       c.t = t;
       c.where = n->where;
-      if (op == "-") c.value = ir::fit(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value)), t);
-      else if (op == "~") c.value = ir::fit(~v.value, t);
+      if (op == "-") c.value = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value));
+      else if (op == "~") c.value = ~v.value;
       else if (op == "!") c.value = v.value == 0;
-      else c.value = ir::fit(v.value, t);
+      else c.value = v.value;
       return c;
     }
     expr e;

@@ -417,9 +417,10 @@ class runner {
       case kind_t::unary: {
         const auto v = eval(e.kids[0]);
         if (e.text == "!") return {e.kids[0].t.is_string() ? 0 : v.i == 0, {}};
-        if (e.text == "-") return {ir::fit(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.i)), e.t), {}};
-        if (e.text == "~") return {ir::fit(~v.i, e.t), {}};
-        return {ir::fit(v.i, e.t), {}};
+        // D computes in 64 bits; only stores, casts and records narrow a value to its type.
+        if (e.text == "-") return {static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.i)), {}};
+        if (e.text == "~") return {~v.i, {}};
+        return {v.i, {}};
       }
       case kind_t::binary: {
         const auto& op = e.text;
@@ -446,7 +447,7 @@ class runner {
         if (op == "<=") return {s ? a.i <= b.i : ua <= ub, {}};
         if (op == ">") return {s ? a.i > b.i : ua > ub, {}};
         if (op == ">=") return {s ? a.i >= b.i : ua >= ub, {}};
-        return {ir::fit(arithmetic(op, a.i, b.i, e.t), e.t), {}};
+        return {arithmetic(op, a.i, b.i, e.t), {}};
       }
       case kind_t::conditional: return truth(e.kids[0]) ? eval(e.kids[1]) : eval(e.kids[2]);
       case kind_t::assign: {
