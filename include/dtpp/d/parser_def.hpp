@@ -364,40 +364,36 @@ const auto binary_action = [](auto& ctx) {
 };
 const auto binary_def = (unary >> *(binary_ops >> unary))[binary_action];
 
+// Groups a chain `first (link)*` to the right: the last link binds first. make(left, link, right)
+// builds one node, `left` being what stands before the link (the first operand, or the previous
+// link's last operand).
+template <class Attribute, class Make>
+node_ptr fold_right(Attribute& attr, Make make) {
+  auto& links = boost::fusion::at_c<1>(attr);
+  if (links.empty()) return boost::fusion::at_c<0>(attr);
+  node_ptr value = boost::fusion::at_c<1>(links.back());
+  for (std::size_t i = links.size(); i-- > 0;) {
+    node_ptr left = i == 0 ? boost::fusion::at_c<0>(attr) : boost::fusion::at_c<1>(links[i - 1]);
+    value = make(left, links[i], value);
+  }
+  return value;
+}
+
 // a ? b : c ? d : e groups to the right.
 const auto conditional_action = [](auto& ctx) {
-  auto& attr = x3::_attr(ctx);
-  auto& arms = boost::fusion::at_c<1>(attr);
-  if (arms.empty()) {
-    x3::_val(ctx) = boost::fusion::at_c<0>(attr);
-    return;
-  }
-  node_ptr value = boost::fusion::at_c<1>(arms.back());
-  for (std::size_t i = arms.size(); i-- > 0;) {
-    node_ptr condition = i == 0 ? boost::fusion::at_c<0>(attr) : boost::fusion::at_c<1>(arms[i - 1]);
-    node_ptr then = boost::fusion::at_c<0>(arms[i]);
-    value = make_node(node_kind::conditional, "", {condition->where.begin, value->where.end},
-                      {condition, then, value});
-  }
-  x3::_val(ctx) = value;
+  x3::_val(ctx) = fold_right(x3::_attr(ctx), [](node_ptr condition, auto& arm, node_ptr otherwise) {
+    return make_node(node_kind::conditional, "", {condition->where.begin, otherwise->where.end},
+                     {condition, boost::fusion::at_c<0>(arm), otherwise});
+  });
 };
 const auto conditional_def = (binary >> *('?' > expression > ':' > binary))[conditional_action];
 
 // a = b += c groups to the right; the checker wants lvalues on the left.
 const auto assignment_action = [](auto& ctx) {
-  auto& attr = x3::_attr(ctx);
-  auto& links = boost::fusion::at_c<1>(attr);
-  if (links.empty()) {
-    x3::_val(ctx) = boost::fusion::at_c<0>(attr);
-    return;
-  }
-  node_ptr value = boost::fusion::at_c<1>(links.back());
-  for (std::size_t i = links.size(); i-- > 0;) {
-    node_ptr target = i == 0 ? boost::fusion::at_c<0>(attr) : boost::fusion::at_c<1>(links[i - 1]);
-    value = make_node(node_kind::assign, boost::fusion::at_c<0>(links[i]),
-                      {target->where.begin, value->where.end}, {target, value});
-  }
-  x3::_val(ctx) = value;
+  x3::_val(ctx) = fold_right(x3::_attr(ctx), [](node_ptr target, auto& link, node_ptr value) {
+    return make_node(node_kind::assign, boost::fusion::at_c<0>(link),
+                     {target->where.begin, value->where.end}, {target, value});
+  });
 };
 const auto expression_def = (conditional >> *(assign_ops > conditional))[assignment_action];
 
