@@ -5,13 +5,14 @@
 #include <cstdint>
 
 #include "dtpp/agg/dynamic.hpp"
+#include "dtpp/agg/live.hpp"
 #include "dtpp/agg/sharded.hpp"
 
 namespace dtpp::agg {
 
 /// `@name[keys] = fn(value[, incr])` for a descriptor from the D compiler. Updates are live and
 /// lock-free; snapshot() gives the run-time table the walkers and printers take.
-class dynamic_aggregation {
+class dynamic_aggregation final : public live_aggregation {
  public:
   explicit dynamic_aggregation(descriptor desc) : store_(desc.fn, std::move(desc)) {}
 
@@ -20,13 +21,13 @@ class dynamic_aggregation {
     store_.function().add(store_.words(key), value, incr);
   }
 
-  dynamic_table snapshot() const { return store_.snapshot(); }
-  void clear() { store_.clear(); }
-  void trunc() { store_.trunc(); }
-  void trunc(std::int64_t n) { store_.trunc(n); }
-  void normalize(std::uint64_t n) { store_.normalize(n); }
-  void denormalize() { store_.denormalize(); }
-  const descriptor& desc() const { return store_.desc(); }
+  dynamic_table snapshot() const override { return store_.snapshot(); }
+  void clear() override { store_.clear(); }
+  void trunc() override { store_.trunc(); }
+  void trunc(std::int64_t n) override { store_.trunc(n); }
+  void normalize(std::uint64_t n) override { store_.normalize(n); }
+  void denormalize() override { store_.denormalize(); }
+  const descriptor& desc() const override { return store_.desc(); }
 
  private:
   sharded<function, dynamic_key> store_;

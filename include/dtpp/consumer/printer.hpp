@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dtpp/consumer/record_printer.hpp"
-#include "dtpp/inproc/engine.hpp"
+#include "dtpp/consumer/source.hpp"
 
 namespace dtpp::consumer {
 
@@ -14,10 +14,10 @@ namespace dtpp::consumer {
 /// clear(), trunc(), normalize() and denormalize() records in order with the others.
 class printer {
  public:
-  printer(inproc::engine& engine, printer_options options)
+  printer(source& engine, printer_options options)
       : engine_(engine), records_(engine, std::move(options)) {}
 
-  void consume(const std::vector<inproc::firing>& firings, std::string& out) {
+  void consume(const std::vector<firing>& firings, std::string& out) {
     for (const auto& f : firings) {
       records_.open(f, out);
       for (const auto& s : engine_.program().clauses[f.epid - 1].statements) records_.print(s, f, out);
@@ -32,7 +32,7 @@ class printer {
   }
 
  private:
-  inproc::engine& engine_;
+  source& engine_;
   record_printer records_;
 };
 

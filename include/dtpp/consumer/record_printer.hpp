@@ -16,7 +16,7 @@
 #include "dtpp/agg/dynamic.hpp"
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/walk.hpp"
-#include "dtpp/inproc/engine.hpp"
+#include "dtpp/consumer/source.hpp"
 #include "dtpp/ir/program.hpp"
 #include "dtpp/out/aggregation.hpp"
 #include "dtpp/out/append.hpp"
@@ -84,7 +84,7 @@ inline out::traced read_record(const ir::record& r, std::span<const std::byte> d
 ///     p.close(text);                                 // "\n" unless quiet
 class record_printer {
  public:
-  record_printer(inproc::engine& engine, printer_options options)
+  record_printer(source& engine, printer_options options)
       : engine_(engine),
         options_(std::move(options)),
         printed_(engine.program().aggregations.size(), false) {}
@@ -95,7 +95,7 @@ class record_printer {
 
   /// The probe line that opens a firing, after the column heading the first time; nothing when
   /// quiet.
-  void open(const inproc::firing& f, std::string& out) {
+  void open(const firing& f, std::string& out) {
     if (options_.quiet) return;
     if (!heading_) {
       if (options_.testing)
@@ -119,7 +119,7 @@ class record_printer {
 
   /// One statement of a firing: prints trace(), printf() and printa() records, carries out the
   /// library actions; statements without records (and exit()) print nothing.
-  void print(const ir::statement& s, const inproc::firing& f, std::string& out) {
+  void print(const ir::statement& s, const firing& f, std::string& out) {
     const std::span<const std::byte> data(f.data);
     switch (s.kind) {
       case ir::action::trace:
@@ -211,7 +211,7 @@ class record_printer {
     }
   }
 
-  inproc::engine& engine_;
+  source& engine_;
   printer_options options_;
   std::vector<bool> printed_;
   bool heading_ = false;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dtpp/agg/dynamic_aggregation.hpp"
+#include "dtpp/consumer/source.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp::inproc {
@@ -22,27 +23,9 @@ class engine_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// One probe the program enabled, as dtrace -l would list it.
-struct probe_info {
-  std::uint32_t id = 0;  ///< 1-based, in the order the program's descriptions matched them
-  std::string provider, module, function, name;
-};
-
-/// A record in the principal buffer: the enabled probe (clause) that fired, where, and the
-/// clause's data laid out as its ir::record descriptions say.
-struct firing {
-  std::uint32_t epid = 0;      ///< the clause id
-  std::uint32_t probe = 0;     ///< the probe_info id
-  std::uint32_t cpu = 0;
-  std::vector<std::byte> data;
-};
-
-/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it.
-struct fault {
-  std::uint32_t epid = 0;
-  std::uint32_t probe = 0;
-  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
-};
+using dtpp::fault;
+using dtpp::firing;
+using dtpp::probe_info;
 
 struct engine_options {
   std::string program_name = "dtpp";  ///< the module of DTPP_PROBE probes
@@ -55,36 +38,38 @@ struct engine_options {
 /// DTPP_PROBE sites, as dtrace -l lists them.
 std::vector<probe_info> available_probes(const engine_options& options = {});
 
-class engine {
+class engine final : public consumer::source {
  public:
   /// Binds every probe description to what this process can fire; throws engine_error for a
   /// description nothing matches (a provider only the kernel shim serves, say).
   engine(const ir::program& program, engine_options options = {});
-  ~engine();
+  ~engine() override;
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  const ir::program& program() const;
-  const std::vector<probe_info>& probes() const;
+  const ir::program& program() const override;
+  const std::vector<probe_info>& probes() const override;
 
   /// Fires BEGIN, then enables DTPP_PROBE sites and starts the tick/profile timers.
-  void go();
+  void go() override;
   /// Stops timers and sites, then fires END (once).
-  void stop();
+  void stop() override;
   /// Fires a clause set by probe id (for tests and embedders driving probes by hand).
   void fire(std::uint32_t probe, std::span<const std::int64_t> args = {});
 
   /// exit() has run: the consumer should stop, and stop() will fire END.
-  bool exited() const;
-  int exit_status() const;
+  bool exited() const override;
+  int exit_status() const override;
 
   /// Takes the records written since the last call, in firing order.
-  std::vector<firing> take_records();
-  std::vector<fault> take_faults();
+  std::vector<firing> take_records() override;
+  std::vector<fault> take_faults() override;
+  /// The principal buffer's drops since the last call (counted as on CPU 0).
+  std::vector<drop_count> take_drops() override;
   std::uint64_t drops() const;
 
   /// The aggregation with a variable id (1-based), live.
-  agg::dynamic_aggregation& aggregation(std::uint32_t varid);
+  agg::dynamic_aggregation& aggregation(std::uint32_t varid) override;
 
   struct state;  ///< everything behind the interface (defined in engine_def.hpp)
 

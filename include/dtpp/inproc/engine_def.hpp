@@ -124,6 +124,7 @@ struct engine::state {
   std::vector<firing> buffer;
   std::size_t buffered_bytes = 0;
   std::atomic<std::uint64_t> drops{0};
+  std::uint64_t drops_reported = 0;  // take_drops()' mark
   std::vector<fault> faults;
 
   std::atomic<bool> exited{false};
@@ -734,6 +735,13 @@ std::vector<fault> engine::take_faults() {
 }
 
 std::uint64_t engine::drops() const { return state_->drops.load(); }
+
+std::vector<drop_count> engine::take_drops() {
+  const auto total = state_->drops.load();
+  const auto fresh = total - std::exchange(state_->drops_reported, total);
+  if (fresh == 0) return {};
+  return {{drop_count::kind::principal, 0, fresh}};
+}
 
 agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *state_->aggregations.at(varid - 1); }
 

@@ -1,0 +1,91 @@
+// What a consumer reads from: a running D program, whichever engine runs it. The in-process
+// engine and the kernel driver both are one; the printer, the handle and the command only see this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dtpp/agg/live.hpp"
+#include "dtpp/ir/program.hpp"
+
+namespace dtpp {
+
+/// One probe the program enabled, as dtrace -l would list it.
+struct probe_info {
+  std::uint32_t id = 0;
+  std::string provider, module, function, name;
+};
+
+/// A record in the principal buffer: the enabled probe (clause) that fired, where, and the
+/// clause's data laid out as its ir::record descriptions say.
+struct firing {
+  std::uint32_t epid = 0;      ///< the clause id
+  std::uint32_t probe = 0;     ///< the probe_info id
+  std::uint32_t cpu = 0;
+  std::vector<std::byte> data;
+};
+
+/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it.
+struct fault {
+  std::uint32_t epid = 0;
+  std::uint32_t probe = 0;
+  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
+};
+
+/// Data lost since the last look, per CPU, as dtrace(1) reports it.
+struct drop_count {
+  enum class kind : std::uint8_t {
+    principal,    ///< "N drops on CPU c": the principal buffer was full
+    aggregation,  ///< "N aggregation drops on CPU c": the aggregation had no room for a key
+    dynamic,      ///< "N dynamic variable drops": no room for a thread-local or array element
+  } what = kind::principal;
+  std::uint32_t cpu = 0;
+  std::uint64_t count = 0;
+};
+
+/// dtrace(1)'s message for a drop count (without the command's name).
+inline std::string describe(const drop_count& d) {
+  const auto n = std::to_string(d.count);
+  switch (d.what) {
+    case drop_count::kind::principal:
+      return n + (d.count == 1 ? " drop" : " drops") + " on CPU " + std::to_string(d.cpu);
+    case drop_count::kind::aggregation:
+      return n + " aggregation" + (d.count == 1 ? " drop" : " drops") + " on CPU " + std::to_string(d.cpu);
+    case drop_count::kind::dynamic:
+      return n + " dynamic variable" + (d.count == 1 ? " drop" : " drops");
+  }
+  return n;
+}
+
+namespace consumer {
+
+/// A running program as its consumer drives it: go, take what it produced, stop.
+class source {
+ public:
+  virtual ~source() = default;
+
+  virtual const ir::program& program() const = 0;
+  virtual const std::vector<probe_info>& probes() const = 0;
+
+  /// Fires BEGIN, then enables the program's probes.
+  virtual void go() = 0;
+  /// Disables the probes, then fires END (once).
+  virtual void stop() = 0;
+
+  /// exit() has run: the consumer should stop, and stop() will fire END.
+  virtual bool exited() const = 0;
+  virtual int exit_status() const = 0;
+
+  /// What arrived since the last call, in order.
+  virtual std::vector<firing> take_records() = 0;
+  virtual std::vector<fault> take_faults() = 0;
+  virtual std::vector<drop_count> take_drops() = 0;
+
+  /// The aggregation with a variable id (1-based).
+  virtual agg::live_aggregation& aggregation(std::uint32_t varid) = 0;
+};
+
+}  // namespace consumer
+}  // namespace dtpp
