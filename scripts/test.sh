@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: a RelWithDebInfo build with every test, then a sanitizer build running
-# the unit tests and examples under ASan and UBSan. Fails on the first failure.
+# the unit, example, command and kernel tests under ASan and UBSan. Fails on the first failure.
+# Kernel tests (label kernel) need root, BPF and tracefs; where the kernel refuses they are
+# reported as skipped, with the reason.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,4 +17,4 @@ ctest --test-dir build --output-on-failure -j2
 
 # Benchmarks, compile-fail, header and install checks gain nothing from sanitizers; skip them.
 bash scripts/build.sh build-san -DDTPP_SANITIZE=ON -DDTPP_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
-ctest --test-dir build-san --output-on-failure -j2 -L 'unit|example|command'
+ctest --test-dir build-san --output-on-failure -j2 -L 'unit|example|command|kernel'

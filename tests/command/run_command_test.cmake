@@ -7,6 +7,10 @@
 #     standard error, to equal NAME.out byte for byte (no NAME.out: no output at all);
 #   - the exit status to equal NAME.status (no NAME.status: 0).
 # The locale is C, so that getopt's and cpp's messages are the same everywhere.
+# Optional: -DEXTRA_ARGS=a;b (arguments before NAME.args'), -DKERNEL_CHECK=program (see below),
+# -DWORKLOAD=path (what @WORKLOAD@ stands for).
+cmake_minimum_required(VERSION 3.25)  # new policies: "@WORKLOAD@" is text, not a variable
+
 foreach(var IN ITEMS COMMAND NAME SOURCE_DIR BINARY_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_command_test.cmake: -D${var}=... is required")
@@ -19,6 +23,9 @@ file(READ "${SOURCE_DIR}/${NAME}.args" text)
 string(REGEX REPLACE "\n$" "" text "${text}")
 string(REPLACE ";" "\\;" text "${text}")
 string(REPLACE "@SCRIPT@" "${NAME}.d" text "${text}")
+if(DEFINED WORKLOAD)
+  string(REPLACE "@WORKLOAD@" "${WORKLOAD}" text "${text}")
+endif()
 set(args "")
 if(NOT text STREQUAL "")
   string(REPLACE "\n" ";" args "${text}")
@@ -32,9 +39,25 @@ if(EXISTS "${SOURCE_DIR}/${NAME}.argv0")
   file(CREATE_LINK "${COMMAND}" "${program}" SYMBOLIC)
 endif()
 
+# Kernel tests: KERNEL_CHECK names a program that says why this machine cannot trace the kernel
+# (and exits 77); the test is then skipped with that reason (SKIP_REGULAR_EXPRESSION).
+if(DEFINED KERNEL_CHECK)
+  execute_process(COMMAND "${KERNEL_CHECK}" RESULT_VARIABLE check OUTPUT_VARIABLE why)
+  if(check EQUAL 77)
+    message("dtpp-kernel-skip: ${why}")
+    return()
+  endif()
+endif()
+# EXTRA_ARGS come first: the kernel runs of the conformance scripts add -xengine=kernel.
+if(DEFINED EXTRA_ARGS)
+  list(PREPEND args ${EXTRA_ARGS})
+endif()
+
 execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${program}" ${args}
                 WORKING_DIRECTORY "${SOURCE_DIR}"
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# A -c command's pid differs from run to run.
+string(REGEX REPLACE "pid [0-9]+ has exited" "pid PID has exited" err "${err}")
 set(actual "${out}")
 if(NOT err STREQUAL "")
   string(APPEND actual "--- stderr\n${err}")

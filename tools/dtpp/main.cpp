@@ -1,6 +1,6 @@
 // dtpp, the dtrace(1)-style command: compiles D programs (-e), prints them checked (-S), and runs
-// them in the in-process engine (BEGIN, END, ERROR, tick-N, profile-N); kernel probes come with
-// the kernel shim (issue #5).
+// them in the kernel (syscall and tracepoint probes, profile-N, tick-N, BEGIN/END) or in the
+// in-process engine (BEGIN, END, ERROR, tick-N, profile-N, DTPP_PROBE sites).
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -22,6 +22,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/inproc/engine.hpp"
+#include "dtpp/kernel/driver.hpp"
 #include "preprocess.hpp"
 
 namespace dtpp::command {
@@ -70,6 +71,13 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
                         std::move(result.output->origins)};
 }
 
+/// Prints a diagnostic as dtrace(1) does, against the lines cpp's input had.
+void report(const d::diagnostic& error, const loaded_program& loaded, const d::render_options& options) {
+  const auto text = loaded.origins ? render(error, loaded.source, *loaded.origins, options)
+                                   : d::render(error, loaded.source, options);
+  std::fputs(text.c_str(), stderr);
+}
+
 bool sets_option(const d::ast::program& program, std::string_view name) {
   for (const auto& item : program.items)
     if (const auto* p = std::get_if<d::ast::pragma>(&item); p && p->name == name) return true;
@@ -78,8 +86,9 @@ bool sets_option(const d::ast::program& program, std::string_view name) {
 
 /// Compiles one program, prints its diagnostics (or, with -S, the checked program); the checked
 /// program when it compiled.
-std::optional<ir::program> compile(const settings& s, const program_spec& program) {
-  auto loaded = load(s, program);
+std::optional<ir::program> compile(const settings& s, const program_spec& program,
+                                   std::optional<loaded_program>& loaded) {
+  loaded = load(s, program);
   if (!loaded) return std::nullopt;
   auto options = s.compile;
   // $0: the script's path for -s, the command as invoked for -n (dtrace(1)'s g_argv[0]).
@@ -93,12 +102,7 @@ std::optional<ir::program> compile(const settings& s, const program_spec& progra
                                       : d::compile_result{{}, std::move(parsed.errors)};
   const d::render_options render_options{
       s.name, s.errtags || sets_option(parsed.program, "errtags"), program.script};
-  for (const auto& error : result.errors) {
-    const auto text = loaded->origins
-                          ? render(error, loaded->source, *loaded->origins, render_options)
-                          : d::render(error, loaded->source, render_options);
-    std::fputs(text.c_str(), stderr);
-  }
+  for (const auto& error : result.errors) report(error, *loaded, render_options);
   if (!result.errors.empty()) return std::nullopt;
   if (s.show_programs) {
     std::fputs(d::dump(result.program).c_str(), stdout);
@@ -118,16 +122,68 @@ void release_command(const settings& s, bool run) {
   if (!run) ::waitpid(s.command, nullptr, 0);
 }
 
-/// Runs one checked program in the in-process engine until exit(), an interrupt or the end of its
-/// probes, printing as dtrace(1) does; the exit status is exit()'s.
-int execute(const settings& s, const program_spec& spec, const ir::program& program) {
-  std::optional<inproc::engine> engine;
-  try {
-    engine.emplace(program, inproc::engine_options{.program_name = s.name});
-  } catch (const inproc::engine_error& e) {
-    detail::complain(s, (spec.script ? "failed to enable script " + spec.text : "invalid probe specifier " + spec.text) + ": " + e.what());
-    return exit_failure;
+/// The last value a program's pragmas or the command line gave an option; empty when unset.
+std::string option_value(const ir::program& program, const settings& s, std::string_view name) {
+  std::string value;
+  for (const auto* options : {&program.options, &s.options})
+    for (const auto& o : *options)
+      if (o.name == name) value = o.value;
+  return value;
+}
+
+std::size_t size_option(const ir::program& program, const settings& s, std::string_view name, std::size_t otherwise) {
+  const auto value = option_value(program, s, name);
+  const auto size = value.empty() ? std::nullopt : d::parse_size(value);
+  return size ? static_cast<std::size_t>(*size) : otherwise;
+}
+
+/// The kernel runs a program that names a kernel provider, or any program with -x engine=kernel;
+/// the in-process engine runs the rest.
+bool runs_in_kernel(const ir::program& program, const settings& s) {
+  const auto engine = option_value(program, s, "engine");
+  if (engine == "kernel") return true;
+  if (engine == "inproc") return false;
+  for (const auto& c : program.clauses)
+    for (const auto& p : c.probes)
+      if (kernel::names_kernel_provider(p)) return true;
+  return false;
+}
+
+/// Starts the engine that runs a program, or says why it cannot.
+std::unique_ptr<consumer::source> start_engine(const settings& s, const program_spec& spec, const loaded_program& loaded,
+                                               const ir::program& program) {
+  const auto failed = [&](const std::string& why) {
+    detail::complain(s, (spec.script ? "failed to enable script " + spec.text : "invalid probe specifier " + spec.text) + ": " + why);
+  };
+  if (!runs_in_kernel(program, s)) {
+    try {
+      return std::make_unique<inproc::engine>(program, inproc::engine_options{.program_name = s.name});
+    } catch (const inproc::engine_error& e) {
+      failed(e.what());
+      return nullptr;
+    }
   }
+  if (const auto why = kernel::unavailable()) {
+    failed(*why);
+    return nullptr;
+  }
+  try {
+    return std::make_unique<kernel::driver>(
+        program, kernel::driver_options{.bufsize = size_option(program, s, "bufsize", 4u << 20),
+                                        .aggsize = size_option(program, s, "aggsize", 4u << 20),
+                                        .dynvarsize = size_option(program, s, "dynvarsize", 1u << 20)});
+  } catch (const kernel::error& e) {
+    if (e.where == d::diagnostic::nowhere) failed(e.what());
+    else report({"", e.what(), e.where}, loaded, d::render_options{s.name, false, spec.script});
+    return nullptr;
+  }
+}
+
+/// Runs one checked program until exit(), an interrupt or the end of its probes, printing as
+/// dtrace(1) does; the exit status is exit()'s.
+int execute(const settings& s, const program_spec& spec, const loaded_program& loaded, const ir::program& program) {
+  auto engine = start_engine(s, spec, loaded, program);
+  if (!engine) return exit_failure;
   consumer::printer_options base;
   base.testing = std::getenv("_DTRACE_TESTING") != nullptr;
   ir::program with_command_options = program;
@@ -153,13 +209,20 @@ int execute(const settings& s, const program_spec& spec, const ir::program& prog
       detail::complain(s, "error on enabled probe ID " + std::to_string(f.epid) + " (ID " + std::to_string(f.probe) + ": " +
                               probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name + "): " + f.what);
     }
+    for (const auto& d : engine->take_drops()) detail::complain(s, describe(d));
     std::fputs(text.c_str(), output);
     std::fflush(output);
     text.clear();
   };
   std::signal(SIGINT, [](int) { interrupted = true; });
   std::signal(SIGTERM, [](int) { interrupted = true; });
-  engine->go();
+  try {
+    engine->go();
+  } catch (const std::exception& e) {
+    release_command(s, false);
+    detail::complain(s, std::string("could not enable tracing: ") + e.what());
+    return exit_failure;
+  }
   release_command(s, true);
   // -c and -p end the run when their process exits, as dtrace(1) does.
   const auto process_gone = [&] {
@@ -182,8 +245,6 @@ int execute(const settings& s, const program_spec& spec, const ir::program& prog
   drain();  // what came before exit(), in order
   engine->stop();
   drain();
-  if (const auto drops = engine->drops())
-    detail::complain(s, std::to_string(drops) + (drops == 1 ? " drop" : " drops") + " on CPU 0");
   printer.finish(text);
   std::fputs(text.c_str(), output);
   if (output != stdout) std::fclose(output);
@@ -193,10 +254,15 @@ int execute(const settings& s, const program_spec& spec, const ir::program& prog
 int run(const settings& s) {
   bool compiled = true;
   std::vector<ir::program> programs;
+  std::vector<loaded_program> sources;
   for (const auto& program : s.programs) {
-    auto checked = compile(s, program);
+    std::optional<loaded_program> loaded;
+    auto checked = compile(s, program, loaded);
     compiled &= checked.has_value();
-    if (checked) programs.push_back(std::move(*checked));
+    if (checked) {
+      programs.push_back(std::move(*checked));
+      sources.push_back(std::move(*loaded));
+    }
   }
   if (!compiled) {
     release_command(s, false);
@@ -214,14 +280,27 @@ int run(const settings& s) {
     const inproc::engine_options engine_options{.program_name = s.name};
     for (std::size_t i = 0; i < programs.size(); ++i) {
       try {
-        list(inproc::engine(programs[i], engine_options).probes());
-      } catch (const inproc::engine_error& e) {
+        if (runs_in_kernel(programs[i], s)) {
+          std::vector<probe_info> probes;
+          for (const auto& c : programs[i].clauses)
+            for (const auto& p : c.probes)
+              for (auto& info : kernel::list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1))) probes.push_back(std::move(info));
+          list(probes);
+        } else {
+          list(inproc::engine(programs[i], engine_options).probes());
+        }
+      } catch (const std::runtime_error& e) {
         std::fputs(text.c_str(), stdout);
         detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
         return exit_failure;
       }
     }
-    if (programs.empty()) list(inproc::available_probes(engine_options));
+    if (programs.empty()) {
+      const auto local = inproc::available_probes(engine_options);
+      list(local);
+      // Kernel probes too, where tracefs can be read.
+      if (!kernel::unavailable()) list(kernel::list_probes(nullptr, static_cast<std::uint32_t>(local.size() + 1)));
+    }
     std::fputs(text.c_str(), stdout);
     return exit_success;
   }
@@ -237,7 +316,7 @@ int run(const settings& s) {
     detail::complain(s, "running several programs at once is not supported yet");
     return exit_failure;
   }
-  return execute(s, s.programs[0], programs[0]);
+  return execute(s, s.programs[0], sources[0], programs[0]);
 }
 
 }  // namespace

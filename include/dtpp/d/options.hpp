@@ -73,6 +73,7 @@ inline constexpr option_spec option_table[] = {
     {"dynvarsize", value_kind::size},
     {"empty", value_kind::none},
     {"encoding", value_kind::text},
+    {"engine", value_kind::choice, "auto|kernel|inproc|"},  // dtpp's own: who runs the program
     {"errtags", value_kind::none},
     {"evaltime", value_kind::choice, "exec|preinit|postinit|main|"},
     {"flowindent", value_kind::toggle},

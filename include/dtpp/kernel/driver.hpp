@@ -1,0 +1,79 @@
+// The kernel driver: runs a checked D program in the Linux kernel. Clauses become eBPF programs
+// attached to syscall and other tracepoints, CPU-clock perf events (profile-N, tick-N), and
+// BEGIN/END run in the kernel too; aggregations live in per-CPU maps in DTrace's words; records
+// come back through a ring buffer to the same consumer as the in-process engine's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtpp/consumer/source.hpp"
+#include "dtpp/d/diagnostic.hpp"
+#include "dtpp/ir/program.hpp"
+
+namespace dtpp::kernel {
+
+/// The kernel refused, or the program asks for what the kernel engine cannot do. `where` places
+/// it in the D source when a construct is the cause.
+class error : public std::runtime_error {
+ public:
+  explicit error(const std::string& what, d::ast::span where = d::diagnostic::nowhere)
+      : std::runtime_error(what), where(where) {}
+  d::ast::span where;
+};
+
+struct driver_options {
+  std::size_t bufsize = 4u << 20;     ///< ring buffer bytes (rounded up to a power of two)
+  std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation's map
+  std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map
+};
+
+/// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.
+std::optional<std::string> unavailable();
+
+/// Whether a probe description can only be served by the kernel (syscall, tracepoint, ...).
+bool names_kernel_provider(const ir::probe& description);
+
+/// The kernel probes a description matches, or every kernel probe when none is given, as
+/// dtrace -l lists them (ids from `first_id` on).
+std::vector<probe_info> list_probes(const ir::probe* description = nullptr, std::uint32_t first_id = 1);
+
+class driver final : public consumer::source {
+ public:
+  /// Matches the probes, generates, loads and verifies every program and creates the maps;
+  /// throws error (with the verifier's log when it refused) and releases what it made.
+  driver(const ir::program& program, driver_options options = {});
+  ~driver() override;
+  driver(const driver&) = delete;
+  driver& operator=(const driver&) = delete;
+
+  const ir::program& program() const override;
+  const std::vector<probe_info>& probes() const override;
+
+  /// Runs BEGIN in the kernel, then attaches every probe (unless BEGIN called exit()).
+  void go() override;
+  /// Detaches every probe, then runs END in the kernel (once).
+  void stop() override;
+  bool exited() const override;
+  int exit_status() const override;
+
+  std::vector<firing> take_records() override;
+  std::vector<fault> take_faults() override;
+  std::vector<drop_count> take_drops() override;
+  agg::live_aggregation& aggregation(std::uint32_t varid) override;
+
+  /// BPF instructions loaded, over all programs (for tests and -S style reports).
+  std::size_t instructions() const;
+
+  struct state;
+
+ private:
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace dtpp::kernel

@@ -1,0 +1,987 @@
+// D clauses to eBPF. Values are 64-bit and live in r0 while an expression is evaluated; operands
+// wait in stack slots, so helper calls (which clobber r1-r5) never lose them. r6 holds the
+// context, r7 the per-CPU scratch memory, r8 the globals, r9 a map value being updated.
+#include "codegen.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace dtpp::kernel {
+namespace {
+
+using ir::expr;
+using kind_t = ir::expr::kind_t;
+
+constexpr std::int16_t misc_slot = -392;  // 8 bytes for helper arguments (map keys, reads)
+constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
+
+std::int16_t temp(int depth) {
+  if (depth >= temp_slots) throw unsupported("expression nests too deeply for the kernel engine");
+  return static_cast<std::int16_t>(-8 * (depth + 1));
+}
+
+std::int16_t off16(std::uint32_t v) {
+  if (v > 32767) throw unsupported("program needs more than 32 KB of scratch memory (lower strsize)");
+  return static_cast<std::int16_t>(v);
+}
+
+/// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded.
+struct place {
+  reg base = r7;
+  std::uint32_t offset = 0;
+};
+
+/// The words an aggregating function's add() touches, by value: the histogram's buckets.
+std::size_t word_of(const agg::function& fn, std::int64_t x) {
+  std::vector<std::uint64_t> w(fn.words(), 0);
+  fn.add(w.data(), x, 1);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w[i] != 0) return i;
+  return 0;
+}
+
+/// Histogram segments: from each `start` on (signed), values land in `word`.
+struct segment {
+  std::int64_t start;
+  std::size_t word;
+};
+std::vector<segment> segments_of(const agg::function& fn) {
+  std::vector<segment> out;
+  std::int64_t x = std::numeric_limits<std::int64_t>::min();
+  for (;;) {
+    const auto w = word_of(fn, x);
+    out.push_back({x, w});
+    if (word_of(fn, std::numeric_limits<std::int64_t>::max()) == w) return out;
+    // Smallest value above x in another bucket (buckets grow with the value).
+    std::int64_t lo = x, hi = std::numeric_limits<std::int64_t>::max();
+    // The distance as unsigned: INT64_MAX - INT64_MIN does not fit a signed word.
+    const auto distance = [&] { return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo); };
+    while (distance() > 1) {
+      const auto mid = static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + distance() / 2);
+      if (word_of(fn, mid) == w) lo = mid;
+      else hi = mid;
+    }
+    x = hi;
+  }
+}
+
+class builder {
+ public:
+  builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s)
+      : p_(p), t_(t), l_(l), s_(s) {}
+
+  std::vector<bpf_insn> build() {
+    const auto out = e_.make_label();
+    e_.mov(r6, r1);
+    lookup_fixed(map_scratch, out);
+    e_.mov(r7, r0);
+    lookup_fixed(map_globals, out);
+    e_.mov(r8, r0);
+    for (const auto index : t_.clauses) clause(p_.clauses[index]);
+    e_.bind(out);
+    e_.mov(r0, 0);
+    e_.exit();
+    return e_.finish();
+  }
+
+ private:
+  // ---- helpers -------------------------------------------------------------------------------
+
+  // r0 = element 0 of an array map; to `fail` when absent.
+  void lookup_fixed(std::uint32_t map, label fail) {
+    e_.store_imm(r10, misc_slot, 0, 4);
+    e_.load_map(r1, static_cast<int>(map));
+    e_.mov(r2, r10);
+    e_.alu(BPF_ADD, r2, misc_slot);
+    e_.call(BPF_FUNC_map_lookup_elem);
+    e_.jump_if(BPF_JEQ, r0, 0, fail);
+  }
+
+  void pointer(reg dst, place at) {
+    e_.mov(dst, at.base);
+    e_.alu(BPF_ADD, dst, static_cast<std::int32_t>(at.offset));
+  }
+
+  // Adds one to a per-CPU drop counter.
+  void count_drop(drop_slot slot) {
+    const auto done = e_.make_label();
+    e_.store_imm(r10, misc_slot, static_cast<std::int32_t>(slot), 4);
+    e_.load_map(r1, map_drops);
+    e_.mov(r2, r10);
+    e_.alu(BPF_ADD, r2, misc_slot);
+    e_.call(BPF_FUNC_map_lookup_elem);
+    e_.jump_if(BPF_JEQ, r0, 0, done);
+    e_.load(r1, r0, 0);
+    e_.alu(BPF_ADD, r1, 1);
+    e_.store(r0, 0, r1);
+    e_.bind(done);
+  }
+
+  // Copies `bytes` from one place to another (map values both): one helper call.
+  void copy(place to, place from, std::uint32_t bytes) {
+    pointer(r1, to);
+    e_.mov(r2, static_cast<std::int32_t>(bytes));
+    pointer(r3, from);
+    e_.call(BPF_FUNC_probe_read_kernel);
+  }
+
+  void zero(place at, std::uint32_t bytes) {
+    for (std::uint32_t i = 0; i < bytes; i += 8) e_.store_imm(at.base, off16(at.offset + i), 0);
+  }
+
+  // ---- clauses -------------------------------------------------------------------------------
+
+  void clause(const ir::clause& c) {
+    clause_ = &c;
+    const auto next = e_.make_label();
+    next_ = next;
+    if (t_.type != target::kind::end) {
+      e_.load(r1, r8, global_exited);
+      e_.jump_if(BPF_JNE, r1, 0, next);
+    }
+    for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
+      if (p_.variables[id].where == ir::scope::clause)
+        zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
+    if (c.predicate) {
+      eval(*c.predicate, 0);
+      e_.jump_if(BPF_JEQ, r0, 0, next);
+    }
+    bool output = c.default_action;
+    for (const auto& s : c.statements) output |= statement(s);
+    if (output) emit_record(record_firing, record_header + c.data_size);
+    e_.bind(next);
+  }
+
+  std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
+
+  void header(record_kind kind) {
+    e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), 4);
+    e_.store_imm(r7, 4, static_cast<std::int32_t>(clause_->id), 4);
+    e_.store_imm(r7, 8, static_cast<std::int32_t>(t_.info.id), 4);
+    e_.call(BPF_FUNC_get_smp_processor_id);
+    e_.store(r7, 12, r0, 4);
+  }
+
+  void emit_record(record_kind kind, std::uint32_t bytes) {
+    header(kind);
+    const auto done = e_.make_label();
+    e_.load_map(r1, map_ring);
+    e_.mov(r2, r7);
+    e_.mov(r3, static_cast<std::int32_t>(bytes));
+    e_.mov(r4, 0);
+    e_.call(BPF_FUNC_ringbuf_output);
+    e_.jump_if(BPF_JEQ, r0, 0, done);
+    count_drop(drop_principal);
+    e_.bind(done);
+  }
+
+  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data.
+  void fault(std::int32_t code, std::int16_t value_slot) {
+    e_.store_imm(r7, record_header, code);
+    e_.load(r1, r10, value_slot);
+    e_.store(r7, record_header + 8, r1);
+    emit_record(record_fault, record_header + 16);
+    e_.jump(next_);
+  }
+
+  // Stores r0 into a record, narrowed to its size.
+  void put(const ir::record& r) { e_.store(r7, off16(record_header + r.offset), r0, r.size >= 8 ? 8 : r.size); }
+
+  void put_value(const ir::record& r, const expr& e) {
+    if (e.t.is_string()) {
+      const auto from = eval_string(e, 0);
+      copy({r7, record_header + r.offset}, from, std::min(r.size, l_.strsize));
+      return;
+    }
+    eval(e, 0);
+    put(r);
+  }
+
+  bool statement(const ir::statement& s) {
+    switch (s.kind) {
+      case ir::action::expression:
+        eval(s.args[0], 0);
+        return false;
+      case ir::action::aggregate:
+        aggregate(s);
+        return false;
+      case ir::action::printa:
+      case ir::action::clear:
+      case ir::action::denormalize:
+        for (std::size_t i = 0; i < s.records.size(); ++i) {
+          e_.mov(r0, static_cast<std::int32_t>(s.kind == ir::action::printa ? s.aggregations[i] : s.aggregation));
+          put(s.records[i]);
+        }
+        return true;
+      case ir::action::trunc:
+      case ir::action::normalize:
+        e_.mov(r0, static_cast<std::int32_t>(s.aggregation));
+        put(s.records[0]);
+        if (s.records.size() > 1) put_value(s.records[1], s.args[0]);
+        return true;
+      case ir::action::exit:
+        eval(s.args[0], 0);
+        put(s.records[0]);
+        e_.store(r8, global_status, r0);
+        e_.store_imm(r8, global_exited, 1);
+        return true;
+      case ir::action::setopt:
+        return false;
+      case ir::action::stack:
+      case ir::action::ustack:
+        zero({r7, record_header + s.records[0].offset}, s.records[0].size);
+        return true;
+      case ir::action::trace:
+      case ir::action::printf:
+        for (std::size_t i = 0; i < s.args.size(); ++i) put_value(s.records[i], s.args[i]);
+        return true;
+    }
+    return false;
+  }
+
+  // ---- aggregations --------------------------------------------------------------------------
+
+  // Writes keys into a scratch slot as the kernel key: integers 8 bytes (their bits, narrowed to
+  // the key type), strings strsize bytes.
+  std::uint32_t build_key(const std::vector<expr>& keys, const std::vector<agg::key_type>& types,
+                          std::uint32_t size, int depth) {
+    const auto at = s_.allocate(size);
+    std::uint32_t off = at;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (types[i].kind == agg::key_type::category::string) {
+        const auto from = eval_string(keys[i], depth);
+        copy({r7, off}, from, l_.strsize);
+        off += l_.strsize;
+      } else {
+        eval(keys[i], depth);
+        e_.extend(r0, types[i].size, false);
+        e_.store(r7, off16(off), r0);
+        off += 8;
+      }
+    }
+    return at;
+  }
+
+  void aggregate(const ir::statement& s) {
+    const auto& d = p_.aggregations[s.aggregation - 1];
+    const auto map = l_.aggregation_map[s.aggregation - 1];
+    const auto key = build_key(s.keys, d.keys, l_.key_size[s.aggregation - 1], 0);
+    // The value and increment wait on the stack while the entry is found.
+    if (!s.args.empty()) eval(s.args[0], 0);
+    else e_.mov(r0, 0);
+    e_.store(r10, temp(0), r0);
+    if (s.args.size() > 1) eval(s.args[1], 1);
+    else e_.mov(r0, 1);
+    e_.store(r10, temp(1), r0);
+
+    // The entry's initial value ([generation, words]) waits in scratch, written once.
+    const auto words = d.fn.words();
+    const auto init = s_.allocate(static_cast<std::uint32_t>(8 * (words + 1)));
+    std::vector<std::uint64_t> initial(words);
+    d.fn.init(initial.data());
+    std::memcpy(s_.image.data() + init + 8, initial.data(), 8 * words);
+    const std::uint32_t generation = global_generations + 8 * (s.aggregation - 1);
+
+    const auto found = e_.make_label(), fresh = e_.make_label(), done = e_.make_label();
+    const auto lookup = [&] {
+      e_.load_map(r1, static_cast<int>(map));
+      pointer(r2, {r7, key});
+      e_.call(BPF_FUNC_map_lookup_elem);
+    };
+    lookup();
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    e_.load(r1, r8, off16(generation));
+    e_.store(r7, off16(init), r1);
+    e_.load_map(r1, static_cast<int>(map));
+    pointer(r2, {r7, key});
+    pointer(r3, {r7, init});
+    e_.mov(r4, BPF_NOEXIST);
+    e_.call(BPF_FUNC_map_update_elem);
+    lookup();
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    count_drop(drop_aggregation);
+    e_.jump(done);
+
+    // A clear() since this CPU last updated the entry: it restarts from the initial value.
+    e_.bind(found);
+    e_.mov(r9, r0);
+    e_.load(r1, r8, off16(generation));
+    e_.load(r2, r9, 0);
+    e_.jump_if(BPF_JEQ, r1, r2, fresh);
+    e_.store(r7, off16(init), r1);
+    e_.mov(r1, r9);
+    e_.mov(r2, static_cast<std::int32_t>(8 * (words + 1)));
+    pointer(r3, {r7, init});
+    e_.call(BPF_FUNC_probe_read_kernel);
+    e_.bind(fresh);
+
+    e_.load(r2, r10, temp(0));  // value
+    e_.load(r3, r10, temp(1));  // increment
+    update(d.fn, done);
+    e_.bind(done);
+  }
+
+  // Word i of the entry r9 points at (after the generation word).
+  static std::int16_t word(std::size_t i) { return static_cast<std::int16_t>(8 * (i + 1)); }
+
+  void add_to(std::size_t i, reg amount) {
+    e_.load(r1, r9, word(i));
+    e_.alu(BPF_ADD, r1, amount);
+    e_.store(r9, word(i), r1);
+  }
+
+  // DTrace's words for each function; r2 = value, r3 = increment.
+  void update(const agg::function& fn, label done) {
+    switch (fn.kind) {
+      case agg::kind::count:
+        e_.mov(r4, 1);
+        add_to(0, r4);
+        return;
+      case agg::kind::sum:
+        add_to(0, r2);
+        return;
+      case agg::kind::min:
+      case agg::kind::max:
+        e_.load(r1, r9, word(0));
+        e_.jump_if(fn.kind == agg::kind::min ? BPF_JSGE : BPF_JSLE, r2, r1, done);
+        e_.store(r9, word(0), r2);
+        return;
+      case agg::kind::avg:
+        e_.mov(r4, 1);
+        add_to(0, r4);
+        add_to(1, r2);
+        return;
+      case agg::kind::stddev:
+        stddev();
+        return;
+      default:
+        histogram(fn, done);
+        return;
+    }
+  }
+
+  // count, sum, and the 128-bit sum of squares (low word first) of |value|.
+  void stddev() {
+    e_.mov(r4, 1);
+    add_to(0, r4);
+    add_to(1, r2);
+    const auto positive = e_.make_label();
+    e_.jump_if(BPF_JSGE, r2, 0, positive);
+    e_.alu(BPF_NEG, r2, 0);
+    e_.bind(positive);
+    // a = ah * 2^32 + al; a^2 = ah^2 * 2^64 + ah*al * 2^33 + al^2
+    e_.mov(r3, r2);
+    e_.alu(BPF_RSH, r3, 32);   // ah
+    e_.zero_extend32(r2);      // al
+    e_.mov(r4, r3);
+    e_.alu(BPF_MUL, r4, r2);   // m = ah * al
+    e_.alu(BPF_MUL, r2, r2);   // al^2
+    e_.alu(BPF_MUL, r3, r3);   // ah^2
+    e_.mov(r5, r4);
+    e_.alu(BPF_LSH, r5, 33);   // low part of m * 2^33
+    e_.alu(BPF_RSH, r4, 31);   // high part
+    e_.alu(BPF_ADD, r3, r4);
+    e_.alu(BPF_ADD, r5, r2);   // lo = al^2 + (m << 33)
+    const auto no_carry = e_.make_label();
+    e_.jump_if(BPF_JGE, r5, r2, no_carry);
+    e_.alu(BPF_ADD, r3, 1);
+    e_.bind(no_carry);
+    // (w3:w2) += (r3:r5)
+    e_.load(r1, r9, word(2));
+    e_.alu(BPF_ADD, r1, r5);
+    e_.store(r9, word(2), r1);
+    const auto no_carry2 = e_.make_label();
+    e_.jump_if(BPF_JGE, r1, r5, no_carry2);
+    e_.alu(BPF_ADD, r3, 1);
+    e_.bind(no_carry2);
+    add_to(3, r3);
+  }
+
+  // quantize, lquantize, llquantize: a binary search over the bucket boundaries, whose leaves add
+  // the increment to their bucket.
+  void histogram(const agg::function& fn, label done) {
+    const auto segments = segments_of(fn);
+    const auto tree = [&](const auto& self, std::size_t lo, std::size_t hi) -> void {
+      if (lo == hi) {
+        add_to(segments[lo].word, r3);
+        e_.jump(done);
+        return;
+      }
+      const auto mid = (lo + hi + 1) / 2;
+      const auto upper = e_.make_label();
+      e_.mov64(r4, segments[mid].start);
+      e_.jump_if(BPF_JSGE, r2, r4, upper);
+      self(self, lo, mid - 1);
+      e_.bind(upper);
+      self(self, mid, hi);
+    };
+    tree(tree, 0, segments.size() - 1);
+  }
+
+  // ---- variables -----------------------------------------------------------------------------
+
+  // Builds a thread-local's or array element's map key in scratch: the thread, then the keys.
+  std::uint32_t variable_key(const expr& e, int depth) {
+    const auto& v = p_.variables[e.index];
+    const auto at = s_.allocate(l_.variable_key_size[e.index]);
+    std::uint32_t off = at;
+    if (v.where == ir::scope::thread) {
+      e_.call(BPF_FUNC_get_current_pid_tgid);
+      e_.store(r7, off16(off), r0);
+      off += 8;
+    }
+    std::vector<agg::key_type> types;
+    for (const auto& k : v.keys)
+      types.push_back(k.is_string() ? agg::key_type{agg::key_type::category::string, l_.strsize, false}
+                                    : agg::key_type{agg::key_type::category::integer, k.size, k.is_signed});
+    if (!e.kids.empty()) {
+      const auto keys = build_key(e.kids, types, l_.variable_key_size[e.index] - (off - at), depth);
+      copy({r7, off}, {r7, keys}, l_.variable_key_size[e.index] - (off - at));
+    }
+    return at;
+  }
+
+  bool in_map(const ir::variable& v) const { return v.where == ir::scope::thread || !v.keys.empty(); }
+
+  // r0 = an integer variable's value (0 when a dynamic variable does not exist).
+  void load_variable(const expr& e, int depth) {
+    const auto& v = p_.variables[e.index];
+    if (!in_map(v)) {
+      const reg base = v.where == ir::scope::clause ? r7 : r8;
+      e_.load(r0, base, off16(l_.variable_offset[e.index]), v.value.size >= 8 ? 8 : v.value.size);
+      e_.extend(r0, v.value.size, v.value.is_signed);
+      return;
+    }
+    const auto key = variable_key(e, depth);
+    const auto done = e_.make_label();
+    e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
+    pointer(r2, {r7, key});
+    e_.call(BPF_FUNC_map_lookup_elem);
+    e_.jump_if(BPF_JEQ, r0, 0, done);
+    e_.load(r0, r0, 0);
+    e_.bind(done);
+  }
+
+  // Stores r0 (an integer, already narrowed) into a variable; keeps r0.
+  void store_variable(const expr& e, int depth) {
+    const auto& v = p_.variables[e.index];
+    if (!in_map(v)) {
+      const reg base = v.where == ir::scope::clause ? r7 : r8;
+      e_.store(base, off16(l_.variable_offset[e.index]), r0, v.value.size >= 8 ? 8 : v.value.size);
+      return;
+    }
+    e_.store(r10, temp(depth), r0);
+    const auto key = variable_key(e, depth + 1);
+    store_dynamic(e.index, key, {r10, 0}, depth);
+    e_.load(r0, r10, temp(depth));
+  }
+
+  // Stores a dynamic variable: deletes it when the value is zero (an integer in temp(depth), or
+  // the string at `text`), as DTrace's dynamic variables do; counts a drop when the map is full.
+  void store_dynamic(std::uint32_t id, std::uint32_t key, place text, int depth) {
+    const bool is_string = p_.variables[id].value.is_string();
+    const auto remove = e_.make_label(), done = e_.make_label();
+    if (is_string) e_.load(r1, text.base, off16(text.offset), 1);
+    else e_.load(r1, r10, temp(depth));
+    e_.jump_if(BPF_JEQ, r1, 0, remove);
+    e_.load_map(r1, static_cast<int>(l_.variable_map[id]));
+    pointer(r2, {r7, key});
+    if (is_string) pointer(r3, text);
+    else {
+      e_.mov(r3, r10);
+      e_.alu(BPF_ADD, r3, temp(depth));
+    }
+    e_.mov(r4, BPF_ANY);
+    e_.call(BPF_FUNC_map_update_elem);
+    e_.jump_if(BPF_JEQ, r0, 0, done);
+    count_drop(drop_dynamic);
+    e_.jump(done);
+    e_.bind(remove);
+    e_.load_map(r1, static_cast<int>(l_.variable_map[id]));
+    pointer(r2, {r7, key});
+    e_.call(BPF_FUNC_map_delete_elem);
+    e_.bind(done);
+  }
+
+  // ---- strings -------------------------------------------------------------------------------
+
+  place literal(const std::string& text) {
+    const auto at = s_.allocate(l_.strsize);
+    std::memcpy(s_.image.data() + at, text.data(), std::min<std::size_t>(text.size(), l_.strsize - 1));
+    return {r7, at};
+  }
+
+  place eval_string(const expr& e, int depth) {
+    switch (e.kind) {
+      case kind_t::string: return literal(e.text);
+      case kind_t::builtin: {
+        switch (static_cast<ir::builtin>(e.index)) {
+          case ir::builtin::execname: {
+            const auto at = s_.allocate(l_.strsize);  // bytes past 16 stay zero: only comm writes here
+            e_.mov(r1, r7);
+            e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(at));
+            e_.mov(r2, 16);
+            e_.call(BPF_FUNC_get_current_comm);
+            return {r7, at};
+          }
+          case ir::builtin::probeprov: return literal(t_.info.provider);
+          case ir::builtin::probemod: return literal(t_.info.module);
+          case ir::builtin::probefunc: return literal(t_.info.function);
+          case ir::builtin::probename: return literal(t_.info.name);
+          default: break;
+        }
+        break;
+      }
+      case kind_t::variable: {
+        const auto& v = p_.variables[e.index];
+        if (!in_map(v)) return {v.where == ir::scope::clause ? r7 : r8, l_.variable_offset[e.index]};
+        const auto key = variable_key(e, depth);
+        const place at{r7, s_.allocate(l_.strsize)};
+        const auto done = e_.make_label();
+        zero(at, l_.strsize);
+        e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
+        pointer(r2, {r7, key});
+        e_.call(BPF_FUNC_map_lookup_elem);
+        e_.jump_if(BPF_JEQ, r0, 0, done);
+        pointer(r1, at);
+        e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+        e_.mov(r3, r0);
+        e_.call(BPF_FUNC_probe_read_kernel);
+        e_.bind(done);
+        return at;
+      }
+      case kind_t::assign: {
+        if (e.text != "=") break;
+        const auto from = eval_string(e.kids[1], depth);
+        const auto& v = p_.variables[e.kids[0].index];
+        if (!in_map(v)) {
+          const place to{v.where == ir::scope::clause ? r7 : r8, l_.variable_offset[e.kids[0].index]};
+          copy(to, from, l_.strsize);
+          return to;
+        }
+        const auto key = variable_key(e.kids[0], depth);
+        store_dynamic(e.kids[0].index, key, from, depth);
+        return from;
+      }
+      case kind_t::conditional: {
+        const place at{r7, s_.allocate(l_.strsize)};
+        const auto other = e_.make_label(), done = e_.make_label();
+        eval(e.kids[0], depth);
+        e_.jump_if(BPF_JEQ, r0, 0, other);
+        copy(at, eval_string(e.kids[1], depth), l_.strsize);
+        e_.jump(done);
+        e_.bind(other);
+        copy(at, eval_string(e.kids[2], depth), l_.strsize);
+        e_.bind(done);
+        return at;
+      }
+      case kind_t::stringof:
+        if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
+        break;
+      case kind_t::call:
+        if (e.text == "copyinstr") return copyinstr(e, depth);
+        break;
+      default: break;
+    }
+    refuse(e);
+  }
+
+  place copyinstr(const expr& e, int depth) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    std::int32_t limit = static_cast<std::int32_t>(l_.strsize);
+    if (e.kids.size() > 1) {
+      if (e.kids[1].kind != kind_t::constant) throw unsupported("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
+      limit = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.kids[1].value + 1, 1, l_.strsize));
+    }
+    zero(at, l_.strsize);
+    pointer(r1, at);
+    e_.mov(r2, limit);
+    e_.load(r3, r10, temp(depth));
+    e_.call(BPF_FUNC_probe_read_user_str);
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JSGE, r0, 0, ok);
+    fault(1, temp(depth));  // DTRACEFLT_BADADDR
+    e_.bind(ok);
+    return at;
+  }
+
+  // r0 = a <=> b for two zero-padded strings, compared bytewise as strcmp() does: 8 bytes at a
+  // time, big-endian so that unsigned order is byte order.
+  void compare_strings(place a, place b) {
+    const auto done = e_.make_label();
+    e_.mov(r0, 0);
+    for (std::uint32_t i = 0; i < l_.strsize; i += 8) {
+      const auto same = e_.make_label();
+      e_.load(r1, a.base, off16(a.offset + i));
+      e_.load(r2, b.base, off16(b.offset + i));
+      e_.jump_if(BPF_JEQ, r1, r2, same);
+      e_.to_big_endian64(r1);
+      e_.to_big_endian64(r2);
+      e_.mov(r0, 1);
+      e_.jump_if(BPF_JGT, r1, r2, done);
+      e_.mov(r0, -1);
+      e_.jump(done);
+      e_.bind(same);
+    }
+    e_.bind(done);
+  }
+
+  // r0 = strlen of a zero-padded string: a bounded loop.
+  void string_length(place s) {
+    const auto loop = e_.make_label(), done = e_.make_label();
+    e_.mov(r0, 0);
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize - 1), done);
+    pointer(r1, s);
+    e_.alu(BPF_ADD, r1, r0);
+    e_.load(r1, r1, 0, 1);
+    e_.jump_if(BPF_JEQ, r1, 0, done);
+    e_.alu(BPF_ADD, r0, 1);
+    e_.jump(loop);
+    e_.bind(done);
+  }
+
+  // ---- integer expressions -------------------------------------------------------------------
+
+  [[noreturn]] static void refuse(const expr& e) {
+    const auto what = e.kind == kind_t::call      ? e.text + "()"
+                      : e.kind == kind_t::builtin ? std::string("this built-in variable")
+                                                  : std::string("this expression");
+    throw unsupported(what + " is not supported by the kernel engine yet", e.where);
+  }
+
+  void builtin(const expr& e) {
+    using ir::builtin;
+    switch (static_cast<builtin>(e.index)) {
+      case builtin::arg: return argument(static_cast<std::size_t>(e.value));
+      case builtin::timestamp: e_.call(BPF_FUNC_ktime_get_ns); return;
+      case builtin::walltimestamp:
+        e_.call(BPF_FUNC_ktime_get_ns);
+        e_.mov64(r1, l_.walltime_offset);
+        e_.alu(BPF_ADD, r0, r1);
+        return;
+      case builtin::vtimestamp:
+        return task_field({l_.task_exec_runtime}, 8, "vtimestamp");
+      case builtin::ppid:
+        return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
+      case builtin::pid:
+        e_.call(BPF_FUNC_get_current_pid_tgid);
+        e_.alu(BPF_RSH, r0, 32);
+        return;
+      case builtin::tid:
+        e_.call(BPF_FUNC_get_current_pid_tgid);
+        e_.zero_extend32(r0);
+        return;
+      case builtin::uid:
+        e_.call(BPF_FUNC_get_current_uid_gid);
+        e_.zero_extend32(r0);
+        return;
+      case builtin::gid:
+        e_.call(BPF_FUNC_get_current_uid_gid);
+        e_.alu(BPF_RSH, r0, 32);
+        return;
+      case builtin::cpu: e_.call(BPF_FUNC_get_smp_processor_id); return;
+      case builtin::epid: e_.mov(r0, static_cast<std::int32_t>(clause_->id)); return;
+      case builtin::id: e_.mov(r0, static_cast<std::int32_t>(t_.info.id)); return;
+      case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
+      case builtin::errno_value: {
+        e_.mov(r0, 0);
+        if (t_.type != target::kind::syscall_return) return;
+        const auto done = e_.make_label();
+        e_.load(r0, r6, 16);
+        e_.jump_if(BPF_JSLT, r0, 0, done);
+        e_.mov(r0, 0);
+        e_.bind(done);
+        e_.alu(BPF_NEG, r0, 0);
+        return;
+      }
+      default: break;
+    }
+    refuse(e);
+  }
+
+  // Follows pointers from the current task: each step reads 8 bytes (the last `last` bytes).
+  void task_field(std::vector<std::int64_t> offsets, std::uint32_t last, const char* name) {
+    for (auto o : offsets)
+      if (o < 0) throw unsupported(std::string(name) + " needs kernel BTF, which this kernel lacks");
+    e_.call(BPF_FUNC_get_current_task);
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      e_.mov(r3, r0);
+      e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(offsets[i]));
+      e_.store_imm(r10, misc_slot, 0);
+      e_.mov(r1, r10);
+      e_.alu(BPF_ADD, r1, misc_slot);
+      e_.mov(r2, static_cast<std::int32_t>(i + 1 == offsets.size() ? last : 8));
+      e_.call(BPF_FUNC_probe_read_kernel);
+      e_.load(r0, r10, misc_slot);
+    }
+  }
+
+  // r0 = argN of this probe.
+  void argument(std::size_t n) {
+    switch (t_.type) {
+      case target::kind::syscall_entry:
+      case target::kind::tracepoint: {
+        if (n >= t_.args.size()) {
+          e_.mov(r0, 0);
+          return;
+        }
+        const auto& f = t_.args[n];
+        const auto size = f.size >= 8 ? 8u : f.size;
+        e_.load(r0, r6, off16(f.offset), size);
+        e_.extend(r0, size, f.is_signed);
+        return;
+      }
+      case target::kind::syscall_return:
+        // arg0 and arg1: the return value.
+        if (n < 2) e_.load(r0, r6, 16);
+        else e_.mov(r0, 0);
+        return;
+      case target::kind::profile:
+      case target::kind::tick: {
+        // arg0: the kernel PC, arg1: the user PC (x86-64 pt_regs: ip at 128, cs at 136).
+        if (n > 1) {
+          e_.mov(r0, 0);
+          return;
+        }
+        const auto zero_it = e_.make_label(), done = e_.make_label();
+        e_.load(r1, r6, 136);
+        e_.alu(BPF_AND, r1, 3);
+        e_.jump_if(n == 0 ? BPF_JNE : BPF_JEQ, r1, 0, zero_it);
+        e_.load(r0, r6, 128);
+        e_.jump(done);
+        e_.bind(zero_it);
+        e_.mov(r0, 0);
+        e_.bind(done);
+        return;
+      }
+      default:
+        e_.mov(r0, 0);
+        return;
+    }
+  }
+
+  // r0 = (r0 op r1) as 0 or 1.
+  void compare(std::uint8_t op) {
+    const auto yes = e_.make_label(), done = e_.make_label();
+    e_.jump_if(op, r0, r1, yes);
+    e_.mov(r0, 0);
+    e_.jump(done);
+    e_.bind(yes);
+    e_.mov(r0, 1);
+    e_.bind(done);
+  }
+
+  static std::uint8_t comparison(const std::string& op, bool is_signed) {
+    if (op == "==") return BPF_JEQ;
+    if (op == "!=") return BPF_JNE;
+    if (op == "<") return is_signed ? BPF_JSLT : BPF_JLT;
+    if (op == "<=") return is_signed ? BPF_JSLE : BPF_JLE;
+    if (op == ">") return is_signed ? BPF_JSGT : BPF_JGT;
+    if (op == ">=") return is_signed ? BPF_JSGE : BPF_JGE;
+    return 0;
+  }
+
+  // r0 = r0 op r1 for D's arithmetic operators (op without '=').
+  void arithmetic(std::string op, bool is_signed, int depth) {
+    if (!op.empty() && op.back() == '=' && op != "==") op.pop_back();
+    if (op == "/" || op == "%") {
+      const auto ok = e_.make_label();
+      e_.jump_if(BPF_JNE, r1, 0, ok);
+      e_.store_imm(r10, temp(depth), 0);
+      fault(4, temp(depth));  // DTRACEFLT_DIVZERO
+      e_.bind(ok);
+      // Signed division is BPF's sdiv/smod (offset 1), which also defines INT64_MIN / -1.
+      e_.alu(op == "/" ? BPF_DIV : BPF_MOD, r0, r1, is_signed ? 1 : 0);
+      return;
+    }
+    struct entry { const char* op; std::uint8_t code; };
+    static const entry table[] = {{"+", BPF_ADD}, {"-", BPF_SUB}, {"*", BPF_MUL}, {"&", BPF_AND},
+                                  {"|", BPF_OR}, {"^", BPF_XOR}, {"<<", BPF_LSH}};
+    for (const auto& t : table)
+      if (op == t.op) return e_.alu(t.code, r0, r1);
+    if (op == ">>") return e_.alu(is_signed ? BPF_ARSH : BPF_RSH, r0, r1);
+    e_.mov(r0, r1);  // "="
+  }
+
+  // r0 = the truth of e (strings are true).
+  void truth(const expr& e, int depth) {
+    if (e.t.is_string()) {
+      (void)eval_string(e, depth);
+      e_.mov(r0, 1);
+      return;
+    }
+    eval(e, depth);
+  }
+
+  void eval(const expr& e, int depth) {
+    switch (e.kind) {
+      case kind_t::constant: e_.mov64(r0, e.value); return;
+      case kind_t::builtin: return builtin(e);
+      case kind_t::variable: return load_variable(e, depth);
+      case kind_t::unary: {
+        if (e.text == "!") {
+          truth(e.kids[0], depth);
+          e_.mov(r1, 0);
+          return compare(BPF_JEQ);
+        }
+        eval(e.kids[0], depth);
+        if (e.text == "-") e_.alu(BPF_NEG, r0, 0);
+        if (e.text == "~") e_.alu(BPF_XOR, r0, -1);
+        return;
+      }
+      case kind_t::binary: return binary(e, depth);
+      case kind_t::conditional: {
+        const auto other = e_.make_label(), done = e_.make_label();
+        truth(e.kids[0], depth);
+        e_.jump_if(BPF_JEQ, r0, 0, other);
+        eval(e.kids[1], depth);
+        e_.jump(done);
+        e_.bind(other);
+        eval(e.kids[2], depth);
+        e_.bind(done);
+        return;
+      }
+      case kind_t::assign: {
+        if (e.t.is_string()) {
+          (void)eval_string(e, depth);
+          return;
+        }
+        eval(e.kids[1], depth);
+        if (e.text != "=") {
+          e_.store(r10, temp(depth), r0);
+          load_variable(e.kids[0], depth + 1);
+          e_.load(r1, r10, temp(depth));
+          arithmetic(e.text, e.t.is_signed, depth + 1);
+        }
+        e_.extend(r0, e.t.size, e.t.is_signed);
+        return store_variable(e.kids[0], depth);
+      }
+      case kind_t::increment: {
+        load_variable(e.kids[0], depth);
+        e_.store(r10, temp(depth), r0);
+        e_.alu(BPF_ADD, r0, e.text == "++" ? 1 : -1);
+        e_.extend(r0, e.t.size, e.t.is_signed);
+        store_variable(e.kids[0], depth + 1);
+        if (!e.value) e_.load(r0, r10, temp(depth));  // postfix: the old value
+        return;
+      }
+      case kind_t::cast:
+        eval(e.kids[0], depth);
+        e_.extend(r0, e.t.size, e.t.is_signed);
+        return;
+      case kind_t::call: return call(e, depth);
+      default: break;
+    }
+    refuse(e);
+  }
+
+  void call(const expr& e, int depth) {
+    if (e.text == "strlen") return string_length(eval_string(e.kids[0], depth));
+    if (e.text == "rand") {
+      e_.call(BPF_FUNC_get_prandom_u32);
+      e_.extend(r0, 4, true);
+      return;
+    }
+    refuse(e);
+  }
+
+  void binary(const expr& e, int depth) {
+    const auto& op = e.text;
+    if (op == "&&" || op == "||" || op == "^^") {
+      const auto done = e_.make_label();
+      truth(e.kids[0], depth);
+      e_.mov(r1, 0);
+      compare(BPF_JNE);
+      if (op != "^^") e_.jump_if(op == "&&" ? BPF_JEQ : BPF_JNE, r0, 0, done);
+      e_.store(r10, temp(depth), r0);
+      truth(e.kids[1], depth + 1);
+      e_.mov(r1, 0);
+      compare(BPF_JNE);
+      if (op == "^^") {
+        e_.load(r1, r10, temp(depth));
+        e_.alu(BPF_XOR, r0, r1);
+      }
+      e_.bind(done);
+      return;
+    }
+    if (e.kids[0].t.is_string()) {
+      const auto a = eval_string(e.kids[0], depth);
+      const auto b = eval_string(e.kids[1], depth);
+      compare_strings(a, b);
+      e_.mov(r1, 0);
+      return compare(comparison(op, true));
+    }
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    eval(e.kids[1], depth + 1);
+    e_.mov(r1, r0);
+    e_.load(r0, r10, temp(depth));
+    if (const auto c = comparison(op, e.kids[0].t.is_signed)) return compare(c);
+    arithmetic(op, e.t.is_signed, depth + 1);
+  }
+
+  const ir::program& p_;
+  const target& t_;
+  const layout& l_;
+  scratch_plan& s_;
+  emitter e_;
+  const ir::clause* clause_ = nullptr;
+  label next_;
+};
+
+}  // namespace
+
+layout plan_layout(const ir::program& program, scratch_plan& scratch) {
+  layout l;
+  for (const auto& o : program.options)
+    if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
+  l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
+  std::uint32_t data = 0;
+  for (const auto& c : program.clauses) data = std::max(data, c.data_size);
+  scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
+
+  l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
+  std::uint32_t next_map = map_fixed;
+  for (const auto& d : program.aggregations) {
+    l.aggregation_map.push_back(next_map++);
+    std::uint32_t key = 0;
+    for (const auto& k : d.keys) key += k.kind == agg::key_type::category::string ? l.strsize : 8;
+    l.key_size.push_back(std::max<std::uint32_t>(key, 8));
+  }
+  for (const auto& v : program.variables) {
+    const auto size = v.value.is_string() ? l.strsize : 8;
+    std::uint32_t offset = 0, map = 0, key = 0;
+    if (v.where == ir::scope::thread || !v.keys.empty()) {
+      map = next_map++;
+      key = v.where == ir::scope::thread ? 8 : 0;
+      for (const auto& k : v.keys) key += k.is_string() ? l.strsize : 8;
+    } else if (v.where == ir::scope::clause) {
+      offset = scratch.allocate(size);
+    } else {
+      offset = l.globals_size;
+      l.globals_size += size;
+    }
+    l.variable_offset.push_back(offset);
+    l.variable_map.push_back(map);
+    l.variable_key_size.push_back(std::max<std::uint32_t>(key, 8));
+    l.variable_value_size.push_back(size);
+  }
+  return l;
+}
+
+std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,
+                               scratch_plan& scratch) {
+  return builder(program, t, l, scratch).build();
+}
+
+void resolve_maps(std::vector<bpf_insn>& code, const std::vector<int>& fds) {
+  for (auto& i : code)
+    if (i.code == (BPF_LD | BPF_DW | BPF_IMM) && i.src_reg == BPF_PSEUDO_MAP_FD)
+      i.imm = fds.at(static_cast<std::size_t>(i.imm));
+}
+
+}  // namespace dtpp::kernel

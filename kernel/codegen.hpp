@@ -1,0 +1,90 @@
+// Checked D clauses to eBPF: one program per probe the kernel serves, running that probe's
+// clauses in program order against the shared maps the driver creates.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtpp/consumer/source.hpp"
+#include "dtpp/kernel/driver.hpp"
+#include "dtpp/ir/program.hpp"
+#include "insn.hpp"
+
+namespace dtpp::kernel {
+
+/// A D construct the code generator cannot express in BPF (yet).
+using unsupported = error;
+
+/// Where argN of a probe comes from in its BPF context.
+struct arg_field {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 8;
+  bool is_signed = false;
+};
+
+/// A probe the kernel serves and the clauses it runs.
+struct target {
+  enum class kind : std::uint8_t { begin, end, syscall_entry, syscall_return, tracepoint, profile, tick };
+  kind type = kind::begin;
+  probe_info info;
+  std::vector<arg_field> args;       ///< entry / tracepoint arguments, in order
+  std::uint32_t tracepoint_id = 0;   ///< tracefs event id (syscalls and tracepoints)
+  std::uint64_t period = 0;          ///< profile / tick, nanoseconds
+  std::vector<std::uint32_t> clauses;  ///< indexes into program.clauses, in program order
+};
+
+/// The maps every program shares, by index into the driver's map table.
+enum map_index : std::uint32_t { map_scratch, map_globals, map_ring, map_drops, map_fixed };
+
+/// Drop counters (per CPU) in the drops map.
+enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_slots };
+
+/// Ring buffer record kinds: the header's first word.
+enum record_kind : std::uint32_t { record_firing = 1, record_fault = 2 };
+inline constexpr std::uint32_t record_header = 16;  ///< kind, epid, probe, cpu (u32 each)
+
+/// Offsets in the globals map (one mmap-able element the consumer reads and writes too).
+inline constexpr std::uint32_t global_exited = 0;   ///< nonzero once exit() ran
+inline constexpr std::uint32_t global_status = 8;   ///< exit()'s status
+inline constexpr std::uint32_t global_generations = 16;  ///< one word per aggregation: clear()s
+
+/// How the program's state is laid out over the maps; built once, shared by every program.
+struct layout {
+  std::uint32_t strsize = 256;
+  std::uint32_t globals_size = 0;
+  std::vector<std::uint32_t> variable_offset;  ///< globals (scalars) or scratch (clause-locals)
+  std::vector<std::uint32_t> variable_map;     ///< map index of thread-locals and arrays; 0 else
+  std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
+  std::vector<std::uint32_t> key_size;         ///< per aggregation: bytes of its kernel key
+  std::vector<std::uint32_t> variable_key_size;  ///< per variable with a map
+  std::vector<std::uint32_t> variable_value_size;
+  std::int64_t walltime_offset = 0;            ///< CLOCK_REALTIME - CLOCK_MONOTONIC at load
+  std::int64_t task_real_parent = -1, task_tgid = -1, task_exec_runtime = -1;  ///< from BTF
+};
+
+/// Per-CPU scratch memory the programs share: the record being built, strings, keys, clause
+/// locals and the initial values of new aggregation entries. `image` is what every CPU's copy
+/// starts as (constant strings and initial values live there, written once).
+struct scratch_plan {
+  std::vector<std::uint8_t> image;
+  std::uint32_t allocate(std::uint32_t bytes) {
+    const auto at = static_cast<std::uint32_t>(image.size());
+    image.resize(image.size() + ((bytes + 7) & ~7u), 0);
+    return at;
+  }
+};
+
+/// Builds the layout of a program's variables and aggregations (no maps created yet).
+layout plan_layout(const ir::program& program, scratch_plan& scratch);
+
+/// Generates the BPF program for one target. Map references are map-table indexes, to be
+/// replaced by fds (resolve_maps) once the driver has created the maps.
+std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,
+                               scratch_plan& scratch);
+
+/// Replaces map-table indexes by the maps' fds.
+void resolve_maps(std::vector<bpf_insn>& code, const std::vector<int>& fds);
+
+}  // namespace dtpp::kernel

@@ -1,0 +1,542 @@
+// The kernel driver: maps, programs, attachment, the ring buffer and per-CPU aggregation
+// snapshots. Every kernel object is held by an fd that closes on every path out.
+#include "dtpp/kernel/driver.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fnmatch.h>
+#include <map>
+
+#include "codegen.hpp"
+#include "dtpp/agg/walk.hpp"
+#include "providers.hpp"
+
+namespace dtpp::kernel {
+namespace {
+
+/// An fd that closes itself.
+class fd {
+ public:
+  fd() = default;
+  explicit fd(int v) : v_(v) {}
+  fd(fd&& o) noexcept : v_(std::exchange(o.v_, -1)) {}
+  fd& operator=(fd&& o) noexcept {
+    if (this != &o) {
+      reset();
+      v_ = std::exchange(o.v_, -1);
+    }
+    return *this;
+  }
+  ~fd() { reset(); }
+  int get() const { return v_; }
+  void reset() {
+    if (v_ >= 0) ::close(v_);
+    v_ = -1;
+  }
+
+ private:
+  int v_ = -1;
+};
+
+std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
+
+std::int64_t clock_ns(clockid_t clock) {
+  timespec ts{};
+  ::clock_gettime(clock, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+fd make_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint32_t value, std::uint32_t entries,
+            std::uint32_t flags = 0) {
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+  const int f = bpf_map_create(type, name, key, value, entries, &opts);
+  if (f < 0) {
+    if (f == -EPERM) throw error("creating BPF map " + std::string(name) + ": " + errno_text(f) + " (tracing the kernel needs root, or CAP_BPF and CAP_PERFMON)");
+    throw error("creating BPF map " + std::string(name) + " (" + std::to_string(value) + "-byte values, " +
+                std::to_string(entries) + " entries): " + errno_text(f));
+  }
+  return fd(f);
+}
+
+int perf_event_open(perf_event_attr& attr, int cpu) {
+  return static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+// A member's byte offset in a kernel struct, from vmlinux BTF; -1 when unknown.
+std::int64_t member_offset(const btf* b, const char* type, const char* member) {
+  if (!b) return -1;
+  const auto id = btf__find_by_name_kind(b, type, BTF_KIND_STRUCT);
+  if (id < 0) return -1;
+  const auto* t = btf__type_by_id(b, static_cast<__u32>(id));
+  const auto* m = btf_members(t);
+  for (unsigned i = 0; i < btf_vlen(t); ++i, ++m)
+    if (std::strcmp(btf__name_by_offset(b, m->name_off), member) == 0)
+      return btf_member_bit_offset(t, i) / 8;
+  return -1;
+}
+
+std::uint32_t round8(std::uint32_t n) { return (n + 7) & ~7u; }
+
+}  // namespace
+
+// ---- an aggregation in a per-CPU map ----------------------------------------------------------
+
+class map_aggregation final : public agg::live_aggregation {
+ public:
+  map_aggregation(agg::descriptor desc, int map, std::uint32_t key_size, std::uint32_t strsize,
+                  std::uint64_t* generation, std::uint32_t cpus)
+      : desc_(std::move(desc)), map_(map), key_size_(key_size), strsize_(strsize), generation_(generation), cpus_(cpus) {}
+
+  const agg::descriptor& desc() const override { return desc_; }
+
+  agg::dynamic_table snapshot() const override {
+    agg::dynamic_table t(desc_, cpus_);
+    t.set_normal(normal_);
+    const auto stride = round8(static_cast<std::uint32_t>(8 * (desc_.fn.words() + 1)));
+    std::vector<std::uint8_t> key(key_size_), next(key_size_);
+    std::vector<std::uint64_t> values(stride / 8 * cpus_);
+    const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
+    const void* previous = nullptr;
+    while (bpf_map_get_next_key(map_, previous, next.data()) == 0) {
+      key.swap(next);
+      previous = key.data();
+      if (bpf_map_lookup_elem(map_, key.data(), values.data()) != 0) continue;  // removed meanwhile
+      const auto row = t.add_row(decode(key));
+      for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) {
+        const auto* part = values.data() + cpu * (stride / 8);
+        if (part[0] != gen) continue;  // never updated on this CPU, or cleared since
+        desc_.fn.merge(t.words(row).data(), part + 1);
+        desc_.fn.merge(t.shard_words(row, cpu).data(), part + 1);
+      }
+    }
+    return t;
+  }
+
+  // A new generation: every CPU's entry restarts from the initial value at its next update, and
+  // snapshots read older entries as initial values. No entry is written twice at once.
+  void clear() override { __atomic_fetch_add(generation_, 1, __ATOMIC_RELEASE); }
+
+  void trunc() override { remove_unless([](const agg::dynamic_key&) { return false; }); }
+
+  void trunc(std::int64_t n) override {
+    const auto snap = snapshot();
+    const agg::dynamic_table* tables[] = {&snap};
+    const auto rows = agg::walk_rows<agg::dynamic_key>(tables, n >= 0 ? order::valrevsorted : order::valsorted);
+    const auto keep = static_cast<std::size_t>(n >= 0 ? n : -n);
+    std::vector<agg::dynamic_key> kept;
+    for (std::size_t i = 0; i < rows.size() && i < keep; ++i) kept.push_back(snap.key(rows[i].row));
+    remove_unless([&](const agg::dynamic_key& k) { return std::find(kept.begin(), kept.end(), k) != kept.end(); });
+  }
+
+  void normalize(std::uint64_t n) override {
+    if (n == 0) throw std::invalid_argument("dtpp: normalize() divisor must not be zero");
+    normal_ = n;
+  }
+  void denormalize() override { normal_ = 1; }
+
+ private:
+  agg::dynamic_key decode(const std::vector<std::uint8_t>& bytes) const {
+    agg::dynamic_key k;
+    std::size_t off = 0;
+    for (const auto& type : desc_.keys) {
+      if (type.kind == agg::key_type::category::string) {
+        const auto* text = reinterpret_cast<const char*>(bytes.data() + off);
+        k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, strsize_)), type.size));
+        off += strsize_;
+      } else {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, bytes.data() + off, 8);
+        k.records.push_back(agg::record::of_integer(type, bits));
+        off += 8;
+      }
+    }
+    return k;
+  }
+
+  template <class Keep>
+  void remove_unless(Keep keep) {
+    std::vector<std::vector<std::uint8_t>> doomed;
+    std::vector<std::uint8_t> key(key_size_), next(key_size_);
+    const void* previous = nullptr;
+    while (bpf_map_get_next_key(map_, previous, next.data()) == 0) {
+      key.swap(next);
+      previous = key.data();
+      if (!keep(decode(key))) doomed.push_back(key);
+    }
+    for (const auto& k : doomed) bpf_map_delete_elem(map_, k.data());
+  }
+
+  agg::descriptor desc_;
+  int map_;
+  std::uint32_t key_size_, strsize_;
+  std::uint64_t* generation_;
+  std::uint32_t cpus_;
+  std::uint64_t normal_ = 1;
+};
+
+// ---- the driver's state -------------------------------------------------------------------------
+
+struct driver::state {
+  ir::program program;
+  driver_options options;
+  std::vector<target> targets;
+  std::vector<probe_info> infos;
+  layout plan;
+  scratch_plan scratch;
+  std::uint32_t cpus = 1;
+
+  std::vector<fd> maps;       // by map index
+  std::vector<fd> programs;   // by target
+  std::vector<fd> events;     // perf events attaching programs
+  std::size_t instructions = 0;
+  void* globals = nullptr;
+  std::size_t globals_bytes = 0;
+  ring_buffer* ring = nullptr;
+  std::vector<std::unique_ptr<map_aggregation>> aggregations;
+
+  std::vector<firing> records;
+  std::vector<fault> faults;
+  std::vector<std::uint64_t> drops_reported;  // per slot and CPU
+  bool attached = false, ended = false;
+
+  ~state() {
+    if (ring) ring_buffer__free(ring);
+    events.clear();  // detach before the programs and maps go
+    if (globals) ::munmap(globals, globals_bytes);
+  }
+
+  std::uint64_t* global(std::uint32_t offset) const {
+    return reinterpret_cast<std::uint64_t*>(static_cast<char*>(globals) + offset);
+  }
+
+  void bind_probes() {
+    std::map<std::string, std::size_t> by_name;
+    for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
+      for (const auto& p : program.clauses[ci].probes) {
+        auto matched = match_probes(p);
+        if (::fnmatch(p.name.empty() ? "*" : p.name.c_str(), "ERROR", 0) == 0 &&
+            (p.provider.empty() || ::fnmatch(p.provider.c_str(), "dtrace", 0) == 0))
+          throw error("dtrace:::ERROR is not supported by the kernel engine yet", p.where);
+        if (matched.empty())
+          throw error("probe description " + p.text() + " does not match any probes", p.where);
+        for (auto& t : matched) {
+          const auto name = t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name;
+          auto it = by_name.find(name);
+          if (it == by_name.end()) {
+            t.info.id = static_cast<std::uint32_t>(targets.size() + 1);
+            targets.push_back(std::move(t));
+            it = by_name.emplace(name, targets.size() - 1).first;
+          }
+          auto& clauses = targets[it->second].clauses;
+          if (clauses.empty() || clauses.back() != ci) clauses.push_back(ci);
+        }
+      }
+    }
+    for (const auto& t : targets) infos.push_back(t.info);
+  }
+
+  void create_maps() {
+    maps.resize(map_fixed);
+    for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
+      const auto& d = program.aggregations[i];
+      const auto value = static_cast<std::uint32_t>(8 * (d.fn.words() + 1));
+      const auto entries = std::max<std::size_t>(options.aggsize / (plan.key_size[i] + value), 1);
+      maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_HASH, "dtpp_agg", plan.key_size[i], value,
+                              static_cast<std::uint32_t>(entries)));
+    }
+    for (std::size_t id = 0; id < program.variables.size(); ++id) {
+      if (plan.variable_map[id] == 0) continue;
+      const auto key = plan.variable_key_size[id], value = plan.variable_value_size[id];
+      const auto entries = std::max<std::size_t>(options.dynvarsize / (key + value), 1);
+      maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
+    }
+    maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
+    std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    while (ring_bytes < options.bufsize) ring_bytes *= 2;
+    maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));
+
+    const auto globals_size = round8(std::max<std::uint32_t>(plan.globals_size, 8));
+    maps[map_globals] = make_map(BPF_MAP_TYPE_ARRAY, "dtpp_globals", 4, globals_size, 1, BPF_F_MMAPABLE);
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    globals_bytes = (globals_size + page - 1) / page * page;
+    globals = ::mmap(nullptr, globals_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, maps[map_globals].get(), 0);
+    if (globals == MAP_FAILED) {
+      globals = nullptr;
+      throw error("mapping the globals map: " + errno_text(errno));
+    }
+    for (std::size_t i = 0; i < program.aggregations.size(); ++i) *global(global_generations + 8 * static_cast<std::uint32_t>(i)) = 1;
+  }
+
+  // The scratch map needs the size every program's code asked for: made after code generation.
+  void create_scratch() {
+    const auto size = round8(static_cast<std::uint32_t>(scratch.image.size()));
+    if (size > 32768)
+      throw error("the program needs " + std::to_string(size) + " bytes of per-CPU scratch memory, more than the kernel's 32 KB (lower strsize)");
+    maps[map_scratch] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_scratch", 4, size, 1);
+    std::vector<std::uint8_t> all(static_cast<std::size_t>(size) * cpus);
+    for (std::uint32_t c = 0; c < cpus; ++c) std::memcpy(all.data() + c * size, scratch.image.data(), scratch.image.size());
+    const std::uint32_t zero = 0;
+    if (bpf_map_update_elem(maps[map_scratch].get(), &zero, all.data(), BPF_ANY) != 0)
+      throw error("initializing the scratch map: " + errno_text(errno));
+  }
+
+  void load_programs() {
+    std::vector<std::vector<bpf_insn>> code;
+    for (const auto& t : targets) code.push_back(generate(program, t, plan, scratch));
+    create_scratch();
+    std::vector<int> fds;
+    for (const auto& m : maps) fds.push_back(m.get());
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      resolve_maps(code[i], fds);
+      programs.push_back(load(targets[i], code[i]));
+      instructions += code[i].size();
+    }
+  }
+
+  static bpf_prog_type type_of(const target& t) {
+    switch (t.type) {
+      case target::kind::begin:
+      case target::kind::end: return BPF_PROG_TYPE_RAW_TRACEPOINT;
+      case target::kind::profile:
+      case target::kind::tick: return BPF_PROG_TYPE_PERF_EVENT;
+      default: return BPF_PROG_TYPE_TRACEPOINT;
+    }
+  }
+
+  // Loads a program; when the verifier refuses, loads it again for the log and reports it.
+  fd load(const target& t, const std::vector<bpf_insn>& code) {
+    const int f = bpf_prog_load(type_of(t), "dtpp", "GPL", code.data(), code.size(), nullptr);
+    if (f >= 0) return fd(f);
+    const int first = errno;
+    std::string log(1 << 20, '\0');
+    LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1, .log_size = static_cast<__u32>(log.size()), .log_buf = log.data());
+    const int again = bpf_prog_load(type_of(t), "dtpp", "GPL", code.data(), code.size(), &opts);
+    if (again >= 0) return fd(again);
+    log.resize(::strnlen(log.data(), log.size()));
+    // The verifier's verdict is at the end of its log.
+    constexpr std::size_t tail = 4000;
+    if (log.size() > tail) log = "...\n" + log.substr(log.size() - tail);
+    const auto& p = t.info;
+    throw error("the kernel refused the program for probe " + p.provider + ":" + p.module + ":" + p.function + ":" + p.name +
+                " (clauses " + clause_list(t) + "): " + errno_text(first) + (log.empty() ? "" : "\nverifier log:\n" + log));
+  }
+
+  std::string clause_list(const target& t) const {
+    std::string s;
+    for (const auto c : t.clauses) s += (s.empty() ? "" : ", ") + std::to_string(program.clauses[c].id);
+    return s;
+  }
+
+  void run_in_kernel(target::kind kind) {
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      if (targets[i].type != kind) continue;
+      std::uint64_t args[6] = {};
+      // On CPU 0, as the in-process engine fires them: both engines print the same lines.
+      LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args,
+                  .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+      if (bpf_prog_test_run_opts(programs[i].get(), &run) != 0)
+        throw error("running " + targets[i].info.name + " in the kernel: " + errno_text(errno));
+    }
+  }
+
+  void attach() {
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const auto& t = targets[i];
+      perf_event_attr attr{};
+      attr.size = sizeof attr;
+      std::vector<int> on_cpus = {-1};
+      switch (t.type) {
+        case target::kind::begin:
+        case target::kind::end: continue;
+        case target::kind::profile:
+        case target::kind::tick:
+          attr.type = PERF_TYPE_SOFTWARE;
+          attr.config = PERF_COUNT_SW_CPU_CLOCK;
+          attr.sample_period = t.period;
+          on_cpus.clear();
+          for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
+          break;
+        default:
+          attr.type = PERF_TYPE_TRACEPOINT;
+          attr.config = t.tracepoint_id;
+          attr.sample_period = 1;
+          attr.wakeup_events = 1;
+          on_cpus = {0};  // a tracepoint's BPF program runs on every CPU
+          break;
+      }
+      for (const int cpu : on_cpus) {
+        fd event(perf_event_open(attr, cpu));
+        if (event.get() < 0) {
+          if (errno == ENODEV && t.type == target::kind::profile) continue;  // an offline CPU
+          throw error("attaching " + t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name +
+                      ": perf_event_open: " + errno_text(errno));
+        }
+        if (::ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, programs[i].get()) != 0 ||
+            ::ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
+          throw error("attaching " + t.info.name + ": " + errno_text(errno));
+        events.push_back(std::move(event));
+      }
+    }
+    attached = true;
+  }
+
+  static int on_record(void* context, void* data, std::size_t size) {
+    auto& st = *static_cast<state*>(context);
+    if (size < record_header) return 0;
+    std::uint32_t head[4];
+    std::memcpy(head, data, sizeof head);
+    const auto* body = static_cast<const std::byte*>(data) + record_header;
+    if (head[0] == record_firing) {
+      st.records.push_back({head[1], head[2], head[3], std::vector<std::byte>(body, body + (size - record_header))});
+    } else if (head[0] == record_fault && size >= record_header + 16) {
+      std::uint64_t fault_data[2];
+      std::memcpy(fault_data, body, sizeof fault_data);
+      char what[64];
+      if (fault_data[0] == 4) std::snprintf(what, sizeof what, "divide-by-zero");
+      else std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
+      st.faults.push_back({head[1], head[2], what});
+    }
+    return 0;
+  }
+};
+
+// ---- the interface ------------------------------------------------------------------------------
+
+std::optional<std::string> unavailable() {
+  const int f = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dtpp_probe", 4, 8, 1, nullptr);
+  if (f < 0) {
+    if (f == -EPERM) return "tracing the kernel needs root, or CAP_BPF and CAP_PERFMON";
+    return "this kernel has no usable BPF (" + errno_text(f) + ")";
+  }
+  ::close(f);
+  try {
+    (void)tracefs();
+  } catch (const error& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
+bool names_kernel_provider(const ir::probe& d) {
+  if (d.provider.empty()) return false;
+  for (const char* provider : {"syscall", "tracepoint"})
+    if (::fnmatch(d.provider.c_str(), provider, 0) == 0) return true;
+  return false;
+}
+
+std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
+  std::vector<probe_info> out;
+  const auto add = [&](const ir::probe& d) {
+    for (auto& t : match_probes(d)) {
+      const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
+                                  t.type == target::kind::profile || t.type == target::kind::tick;
+      if (!description && in_process_too) continue;  // the full list has them from the in-process engine
+      t.info.id = first_id + static_cast<std::uint32_t>(out.size());
+      out.push_back(t.info);
+    }
+  };
+  if (description) {
+    add(*description);
+  } else {
+    add({"syscall", "", "", "", {}});
+    add({"tracepoint", "", "", "", {}});
+  }
+  return out;
+}
+
+driver::driver(const ir::program& program, driver_options options) : state_(std::make_unique<state>()) {
+  auto& st = *state_;
+  st.program = program;
+  st.options = options;
+  const int possible = libbpf_num_possible_cpus();
+  st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
+  st.bind_probes();
+
+  st.plan = plan_layout(program, st.scratch);
+  st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+  if (btf* vmlinux = btf__load_vmlinux_btf()) {
+    st.plan.task_real_parent = member_offset(vmlinux, "task_struct", "real_parent");
+    st.plan.task_tgid = member_offset(vmlinux, "task_struct", "tgid");
+    const auto se = member_offset(vmlinux, "task_struct", "se");
+    const auto runtime = member_offset(vmlinux, "sched_entity", "sum_exec_runtime");
+    if (se >= 0 && runtime >= 0) st.plan.task_exec_runtime = se + runtime;
+    btf__free(vmlinux);
+  }
+  st.create_maps();
+  st.load_programs();
+  st.ring = ring_buffer__new(st.maps[map_ring].get(), &state::on_record, &st, nullptr);
+  if (!st.ring) throw error("opening the ring buffer: " + errno_text(errno));
+  for (std::size_t i = 0; i < program.aggregations.size(); ++i)
+    st.aggregations.push_back(std::make_unique<map_aggregation>(
+        program.aggregations[i], st.maps[st.plan.aggregation_map[i]].get(), st.plan.key_size[i], st.plan.strsize,
+        st.global(global_generations + 8 * static_cast<std::uint32_t>(i)), st.cpus));
+  st.drops_reported.assign(drop_slots * st.cpus, 0);
+}
+
+driver::~driver() = default;
+
+const ir::program& driver::program() const { return state_->program; }
+const std::vector<probe_info>& driver::probes() const { return state_->infos; }
+std::size_t driver::instructions() const { return state_->instructions; }
+
+void driver::go() {
+  auto& st = *state_;
+  st.run_in_kernel(target::kind::begin);
+  if (!exited()) st.attach();
+}
+
+void driver::stop() {
+  auto& st = *state_;
+  st.events.clear();
+  if (st.ended) return;
+  st.ended = true;
+  st.run_in_kernel(target::kind::end);
+}
+
+bool driver::exited() const { return __atomic_load_n(state_->global(global_exited), __ATOMIC_ACQUIRE) != 0; }
+int driver::exit_status() const { return static_cast<int>(*state_->global(global_status)); }
+
+std::vector<firing> driver::take_records() {
+  ring_buffer__consume(state_->ring);
+  return std::exchange(state_->records, {});
+}
+
+std::vector<fault> driver::take_faults() {
+  ring_buffer__consume(state_->ring);
+  return std::exchange(state_->faults, {});
+}
+
+std::vector<drop_count> driver::take_drops() {
+  auto& st = *state_;
+  std::vector<drop_count> out;
+  std::vector<std::uint64_t> counts(st.cpus);
+  std::uint64_t dynamic = 0;
+  for (std::uint32_t slot = 0; slot < drop_slots; ++slot) {
+    if (bpf_map_lookup_elem(st.maps[map_drops].get(), &slot, counts.data()) != 0) continue;
+    for (std::uint32_t cpu = 0; cpu < st.cpus; ++cpu) {
+      auto& seen = st.drops_reported[slot * st.cpus + cpu];
+      const auto fresh = counts[cpu] - seen;
+      seen = counts[cpu];
+      if (fresh == 0) continue;
+      if (slot == drop_dynamic) dynamic += fresh;
+      else out.push_back({slot == drop_principal ? drop_count::kind::principal : drop_count::kind::aggregation, cpu, fresh});
+    }
+  }
+  if (dynamic) out.push_back({drop_count::kind::dynamic, 0, dynamic});
+  return out;
+}
+
+agg::live_aggregation& driver::aggregation(std::uint32_t varid) { return *state_->aggregations.at(varid - 1); }
+
+}  // namespace dtpp::kernel

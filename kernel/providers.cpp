@@ -1,0 +1,141 @@
+#include "providers.hpp"
+
+#include "dtpp/ir/period.hpp"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace dtpp::kernel {
+namespace {
+
+constexpr long tracefs_magic = 0x74726163;  // TRACEFS_MAGIC
+
+bool is_tracefs(const std::string& path) {
+  struct statfs st {};
+  return ::statfs(path.c_str(), &st) == 0 && st.f_type == tracefs_magic;
+}
+
+bool matches(const std::string& pattern, const std::string& text) {
+  return pattern.empty() || ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+bool has_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+std::vector<std::string> entries(const std::string& dir, bool directories) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;
+  while (const auto* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if ((e->d_type == DT_DIR) == directories) out.push_back(name);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The tracepoint's id and its fields after the common ones, as arguments.
+bool read_format(const std::string& subsystem, const std::string& event, target& t) {
+  std::ifstream in(tracefs() + "/events/" + subsystem + "/" + event + "/format");
+  if (!in) return false;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("ID:", 0) == 0) t.tracepoint_id = static_cast<std::uint32_t>(std::stoul(line.substr(3)));
+    const auto field = line.find("field:");
+    if (field == std::string::npos) continue;
+    const auto decl = line.substr(field + 6, line.find(';', field) - field - 6);
+    const auto number = [&](const char* name) {
+      const auto at = line.find(name);
+      return at == std::string::npos ? 0u : static_cast<std::uint32_t>(std::stoul(line.substr(at + std::strlen(name))));
+    };
+    // The name is the last identifier of the declaration (before any array bounds).
+    auto end = decl.find('[');
+    if (end == std::string::npos) end = decl.size();
+    auto begin = end;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(decl[begin - 1])) || decl[begin - 1] == '_')) --begin;
+    const auto name = decl.substr(begin, end - begin);
+    if (name.rfind("common_", 0) == 0 || name == "__syscall_nr") continue;
+    t.args.push_back({number("offset:"), number("size:"), number("signed:") != 0});
+  }
+  return t.tracepoint_id != 0;
+}
+
+}  // namespace
+
+const std::string& tracefs() {
+  static const std::string root = [] {
+    for (const char* path : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"})
+      if (is_tracefs(path)) return std::string(path);
+    if (::mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr) == 0) return std::string("/sys/kernel/tracing");
+    throw error(std::string("tracefs is not mounted and mounting it failed (") + std::strerror(errno) +
+                "): run 'mount -t tracefs tracefs /sys/kernel/tracing' as root");
+  }();
+  return root;
+}
+
+std::vector<target> match_probes(const ir::probe& p) {
+  std::vector<target> out;
+  const auto add = [&](target::kind type, std::string provider, std::string module, std::string function, std::string name) {
+    if (!matches(p.provider, provider) || !matches(p.module, module) || !matches(p.function, function) ||
+        !matches(p.name, name))
+      return false;
+    target t;
+    t.type = type;
+    t.info = {0, std::move(provider), std::move(module), std::move(function), std::move(name)};
+    out.push_back(std::move(t));
+    return true;
+  };
+  add(target::kind::begin, "dtrace", "", "", "BEGIN");
+  add(target::kind::end, "dtrace", "", "", "END");
+  const bool timer = p.name.rfind("tick-", 0) == 0 || p.name.rfind("profile-", 0) == 0;
+  if (timer && !has_glob(p.name) &&
+      add(p.name[0] == 't' ? target::kind::tick : target::kind::profile, "profile", "", "", p.name))
+    out.back().period = ir::period_of(p.name);
+
+  if (matches(p.provider, "syscall") && matches(p.module, "vmlinux")) {
+    const auto dir = tracefs() + "/events/syscalls";
+    for (const char* kind : {"sys_enter_", "sys_exit_"}) {
+      const bool entry = kind[4] == 'e' && kind[5] == 'n';
+      if (!matches(p.name, entry ? "entry" : "return")) continue;
+      const auto events = !has_glob(p.function) && !p.function.empty()
+                              ? std::vector<std::string>{kind + p.function}
+                              : entries(dir, true);
+      for (const auto& event : events) {
+        if (event.rfind(kind, 0) != 0) continue;
+        const auto name = event.substr(std::strlen(kind));
+        if (!add(entry ? target::kind::syscall_entry : target::kind::syscall_return, "syscall", "vmlinux",
+                 name, entry ? "entry" : "return"))
+          continue;
+        if (!read_format("syscalls", event, out.back())) out.pop_back();
+      }
+    }
+  }
+  if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
+    const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
+                                                                      : entries(tracefs() + "/events", true);
+    for (const auto& subsystem : subsystems) {
+      if (subsystem == "syscalls" || subsystem == "ftrace" || !matches(p.module, subsystem)) continue;
+      const auto events = !has_glob(p.name) && !p.name.empty() ? std::vector<std::string>{p.name}
+                                                               : entries(tracefs() + "/events/" + subsystem, true);
+      for (const auto& event : events) {
+        if (!add(target::kind::tracepoint, "tracepoint", subsystem, "", event)) continue;
+        if (!read_format(subsystem, event, out.back())) out.pop_back();
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace dtpp::kernel

@@ -1,0 +1,373 @@
+// The kernel driver on the live kernel: exact counts of known work, the nine functions equal to the
+// in-process engine's, entry/return pairs, rates, records in order, drops, clear/trunc, errors and
+// no leaked kernel objects. Needs root, BPF and tracefs; skipped with the reason where refused.
+#include <bpf/bpf.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dtpp/consumer/printer.hpp"
+#include "dtpp/d/check.hpp"
+#include "dtpp/inproc/engine.hpp"
+#include "dtpp/inproc/probe.hpp"
+#include "dtpp/kernel/driver.hpp"
+
+using namespace dtpp;
+
+// ctest reads this line (SKIP_REGULAR_EXPRESSION) and reports the test as skipped.
+#define REQUIRE_KERNEL()                                                       \
+  if (const auto why = kernel::unavailable()) {                                \
+    std::printf("dtpp-kernel-skip: %s\n", why->c_str());                      \
+    return;                                                                    \
+  }
+
+namespace {
+
+ir::program compile(const std::string& text) {
+  auto result = d::compile(d::source_file("test.d", text));
+  INFO(text);
+  REQUIRE(result.errors.empty());
+  return std::move(result.program);
+}
+
+std::string me() { return std::to_string(::getpid()); }
+
+// Every row of an aggregation as key text -> first word (a count or sum).
+std::map<std::string, std::int64_t> first_words(const agg::dynamic_table& t) {
+  std::map<std::string, std::int64_t> out;
+  for (std::size_t row = 0; row < t.size(); ++row) {
+    std::string key;
+    for (const auto& r : t.key(row).records)
+      key += (key.empty() ? "" : ",") + (r.type.kind == agg::key_type::category::string ? r.string : std::to_string(static_cast<std::int64_t>(r.integer)));
+    out[key] = static_cast<std::int64_t>(t.words(row)[0]);
+  }
+  return out;
+}
+
+void getppids(int n) {
+  for (int i = 0; i < n; ++i) ::syscall(SYS_getppid);
+}
+
+// Runs the static workload as a child that starts only once `k` is attached; its pid is known
+// before (the D text takes it).
+struct gated_child {
+  int gate[2] = {-1, -1};
+  pid_t pid = -1;
+  explicit gated_child(std::vector<std::string> args) {
+    REQUIRE(::pipe(gate) == 0);
+    pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      char go = 0;
+      ::close(gate[1]);
+      if (::read(gate[0], &go, 1) != 1) ::_exit(3);
+      std::vector<char*> argv;
+      args.insert(args.begin(), DTPP_WORKLOAD);
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(DTPP_WORKLOAD, argv.data());
+      ::_exit(4);
+    }
+    ::close(gate[0]);
+  }
+  int run() {
+    (void)!::write(gate[1], "g", 1);
+    ::close(gate[1]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+  }
+};
+
+std::size_t open_fds() {
+  std::size_t n = 0;
+  DIR* d = ::opendir("/proc/self/fd");
+  while (const auto* e = ::readdir(d)) n += e->d_name[0] != '.';
+  ::closedir(d);
+  return n;
+}
+
+// BPF programs and maps in the whole system.
+std::pair<std::size_t, std::size_t> bpf_objects() {
+  std::size_t progs = 0, maps = 0;
+  for (__u32 id = 0; bpf_prog_get_next_id(id, &id) == 0;) ++progs;
+  for (__u32 id = 0; bpf_map_get_next_id(id, &id) == 0;) ++maps;
+  return {progs, maps};
+}
+
+}  // namespace
+
+TEST_CASE("getppid calls are counted exactly, from one thread and from two") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::getppid:entry /pid == " + me() + "/ { @ = count(); @t[tid] = count(); }"));
+  k.go();
+  getppids(1000);
+  std::thread a(getppids, 700), b(getppids, 300);
+  a.join();
+  b.join();
+  k.stop();
+  CHECK(first_words(k.aggregation(1).snapshot()) == std::map<std::string, std::int64_t>{{"", 2000}});
+  std::vector<std::int64_t> per_thread;
+  for (const auto& [key, n] : first_words(k.aggregation(2).snapshot())) per_thread.push_back(n);
+  std::sort(per_thread.begin(), per_thread.end());
+  CHECK(per_thread == std::vector<std::int64_t>{300, 700, 1000});
+}
+
+TEST_CASE("each system call of a known mix is counted exactly, with one thread and with two") {
+  REQUIRE_KERNEL();
+  for (const char* threads : {"1", "2"}) {
+    gated_child child({threads, "1000", "700", "300"});
+    kernel::driver k(compile("syscall::getppid:entry, syscall::read:entry, syscall::write:entry /pid == " +
+                             std::to_string(child.pid) + "/ { @[probefunc] = count(); }"));
+    k.go();
+    CHECK(child.run() == 0);
+    k.stop();
+    const std::int64_t n = threads[0] - '0';
+    CHECK(first_words(k.aggregation(1).snapshot()) ==
+          std::map<std::string, std::int64_t>{{"getppid", 1000 * n}, {"read", 700 * n}, {"write", 300 * n}});
+  }
+}
+
+// The same values through a system call argument (kernel) and a DTPP_PROBE (in-process).
+TEST_CASE("the nine functions compute in the kernel what the in-process engine computes") {
+  REQUIRE_KERNEL();
+  const std::string body =
+      "{ @c[v % 3] = count(); @s[v % 3] = sum(v); @mn = min(v); @mx = max(v); @a = avg(v); @sd = stddev(v);"
+      " @q = quantize(v); @lq = lquantize(v, -100, 1000, 50); @llq = llquantize(v, 10, 0, 6, 20); }";
+  const auto with = [&](const std::string& probe, const std::string& v) {
+    std::string b = body;
+    for (std::size_t at; (at = b.find("(v")) != std::string::npos || (at = b.find("[v")) != std::string::npos;)
+      b.replace(at + 1, 1, v);
+    return probe + " " + b;
+  };
+  kernel::driver k(compile(with("syscall::lseek:entry /pid == " + me() + " && arg0 == 999/", "(int64_t)arg1")));
+  inproc::engine local(compile(with("test:::value", "(int64_t)arg0")));
+  const std::vector<std::int64_t> values = {0, 1, -1, 2, 3, 7, -5, 64, 99, 100, 1000, 12345, -123456,
+                                            1000000, 999999999, std::numeric_limits<std::int64_t>::max(),
+                                            std::numeric_limits<std::int64_t>::min() + 1, 4611686018427387904};
+  k.go();
+  local.go();
+  for (const auto v : values) {
+    ::syscall(SYS_lseek, 999, v, SEEK_SET);  // fails (no fd 999) after its entry probe fired
+    DTPP_PROBE(test, value, v);
+  }
+  k.stop();
+  local.stop();
+  for (std::uint32_t id = 1; id <= 9; ++id) {
+    const auto theirs = k.aggregation(id).snapshot(), ours = local.aggregation(id).snapshot();
+    INFO("@" << ours.desc().name);
+    REQUIRE(theirs.size() == ours.size());
+    for (std::size_t row = 0; row < ours.size(); ++row) {
+      bool found = false;
+      for (std::size_t r = 0; r < theirs.size(); ++r)
+        if (theirs.key(r) == ours.key(row)) {
+          found = true;
+          const auto a = theirs.words(r), b = ours.words(row);
+          CHECK(std::vector<std::uint64_t>(a.begin(), a.end()) == std::vector<std::uint64_t>(b.begin(), b.end()));
+        }
+      CHECK(found);
+    }
+  }
+  // #2's typed views read the kernel's words unchanged.
+  const auto sd = agg::typed_view<StdDev>(k.aggregation(6).snapshot());
+  const auto local_sd = agg::typed_view<StdDev>(local.aggregation(6).snapshot());
+  CHECK(sd.value(0).value() == local_sd.value(0).value());
+}
+
+TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
+  REQUIRE_KERNEL();
+  const int zero = ::open("/dev/zero", O_RDONLY);
+  REQUIRE(zero >= 0);
+  kernel::driver k(compile("syscall::read:entry /pid == " + me() + " && arg0 == " + std::to_string(zero) +
+                           "/ { self->ts = timestamp; }"
+                           " syscall::read:return /self->ts/ { @q = quantize(timestamp - self->ts); @n = count();"
+                           " @e = sum(errno); self->ts = 0; }"));
+  k.go();
+  char byte;
+  for (int i = 0; i < 500; ++i) REQUIRE(::read(zero, &byte, 1) == 1);
+  k.stop();
+  ::close(zero);
+  const auto q = k.aggregation(1).snapshot();
+  REQUIRE(q.size() == 1);
+  std::uint64_t total = 0, at_or_below_zero = 0;
+  for (std::size_t b = 0; b < q.stride(); ++b) {
+    total += q.words(0)[b];
+    if (b <= 63) at_or_below_zero += q.words(0)[b];  // quantize's zero bucket is 63
+  }
+  CHECK(total == 500);
+  CHECK(at_or_below_zero == 0);  // every latency is positive
+  CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 500}});
+  CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", 0}});
+}
+
+TEST_CASE("printf records arrive complete and in order") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                           "/ { printf(\"%d %s\\n\", i++, probefunc); }"));
+  consumer::printer_options quiet;
+  quiet.quiet = true;
+  consumer::printer printer(k, quiet);
+  k.go();
+  getppids(2000);
+  k.stop();
+  std::string text, expected;
+  printer.consume(k.take_records(), text);
+  for (int i = 0; i < 2000; ++i) expected += std::to_string(i) + " getppid\n";
+  CHECK(text == expected);
+  CHECK(k.take_drops().empty());
+}
+
+// The run lasts from attachment to the second tick-1s, measured by the kernel: exit() stops
+// every clause there.
+TEST_CASE("profile-997 samples every busy CPU 997 times a second, ticks fire at their rates") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("profile-997 { @p[cpu] = count(); } tick-1ms { @t1 = count(); } tick-10ms { @t10 = count(); }"
+                           " tick-1s /++n == 2/ { exit(0); }"));
+  std::atomic<bool> spinning{true};
+  std::vector<std::thread> busy;
+  for (unsigned i = 0; i < std::thread::hardware_concurrency(); ++i)
+    busy.emplace_back([&] { while (spinning.load(std::memory_order_relaxed)) {} });
+  k.go();
+  for (int i = 0; i < 500 && !k.exited(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  k.stop();
+  spinning = false;
+  for (auto& t : busy) t.join();
+  REQUIRE(k.exited());
+  const auto per_cpu = first_words(k.aggregation(1).snapshot());
+  CHECK(per_cpu.size() == std::thread::hardware_concurrency());
+  for (const auto& [cpu, n] : per_cpu) {
+    INFO("CPU " << cpu);
+    CHECK(n == Approx(2 * 997).epsilon(0.03));
+  }
+  CHECK(first_words(k.aggregation(2).snapshot())[""] == Approx(2000).epsilon(0.03));
+  CHECK(first_words(k.aggregation(3).snapshot())[""] == Approx(200).epsilon(0.03));
+}
+
+TEST_CASE("a full ring buffer counts every lost record as a drop") {
+  REQUIRE_KERNEL();
+  auto program = compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                         "/ { printf(\"%d %d %d %d\\n\", 1, 2, 3, 4); }");
+  kernel::driver k(program, {.bufsize = 4096});
+  k.go();
+  getppids(10000);
+  k.stop();
+  std::uint64_t drops = 0;
+  for (const auto& d : k.take_drops()) {
+    CHECK(d.what == drop_count::kind::principal);
+    drops += d.count;
+  }
+  const auto records = k.take_records().size();
+  CHECK(drops > 0);
+  CHECK(records + drops == 10000);
+}
+
+TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
+  REQUIRE_KERNEL();
+  // Count entries: 8-byte key, generation + one word: 24 bytes; 240 bytes hold 10 keys. The array
+  // a[int]: 8-byte key and value: 160 bytes hold 10 elements.
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 999/ { @[arg1] = count(); a[arg1] = 1; }"),
+                   {.aggsize = 240, .dynvarsize = 160});
+  k.go();
+  for (int v = 0; v < 100; ++v) ::syscall(SYS_lseek, 999, v, SEEK_SET);
+  k.stop();
+  std::uint64_t aggregation = 0, dynamic = 0;
+  for (const auto& d : k.take_drops())
+    (d.what == drop_count::kind::aggregation ? aggregation : dynamic) += d.count;
+  CHECK(aggregation == 90);
+  CHECK(dynamic == 90);
+  CHECK(k.aggregation(1).snapshot().size() == 10);
+}
+
+TEST_CASE("clear() restarts values without losing keys, trunc() removes keys") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 999/ { @[arg1] = count(); }"));
+  k.go();
+  for (int v = 0; v < 30; ++v) ::syscall(SYS_lseek, 999, v % 3, SEEK_SET);
+  auto& a = k.aggregation(1);
+  CHECK(first_words(a.snapshot()) == std::map<std::string, std::int64_t>{{"0", 10}, {"1", 10}, {"2", 10}});
+  a.clear();
+  CHECK(first_words(a.snapshot()) == std::map<std::string, std::int64_t>{{"0", 0}, {"1", 0}, {"2", 0}});
+  for (int v = 0; v < 6; ++v) ::syscall(SYS_lseek, 999, v < 3 ? 0 : v - 2, SEEK_SET);
+  CHECK(first_words(a.snapshot()) == std::map<std::string, std::int64_t>{{"0", 3}, {"1", 1}, {"2", 1}, {"3", 1}});
+  a.trunc(1);
+  CHECK(first_words(a.snapshot()) == std::map<std::string, std::int64_t>{{"0", 3}});
+  a.trunc();
+  CHECK(a.snapshot().empty());
+  k.stop();
+}
+
+TEST_CASE("exit() in a kernel probe ends the run: later firings do nothing, END runs") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                           "/ { @ = count(); } syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                           " && ++n == 500/ { exit(7); } END { @end = count(); }"));
+  k.go();
+  getppids(1000);
+  CHECK(k.exited());
+  CHECK(k.exit_status() == 7);
+  k.stop();
+  CHECK(first_words(k.aggregation(1).snapshot())[""] == 500);
+  CHECK(first_words(k.aggregation(2).snapshot())[""] == 1);
+}
+
+TEST_CASE("what the kernel engine cannot run is refused with what and where") {
+  REQUIRE_KERNEL();
+  const std::string text = "syscall::getppid:entry { @[strjoin(execname, \"x\")] = count(); }";
+  try {
+    kernel::driver k(compile(text));
+    FAIL("strjoin() was accepted");
+  } catch (const kernel::error& e) {
+    CHECK(std::string(e.what()) == "strjoin() is not supported by the kernel engine yet");
+    CHECK(text.substr(e.where.begin, 7) == "strjoin");
+  }
+  CHECK_THROWS_WITH(kernel::driver(compile("syscall::no_such_call:entry { }")),
+                    "probe description syscall::no_such_call:entry does not match any probes");
+  CHECK_THROWS_WITH(kernel::driver(compile("#pragma D option strsize=40000\nBEGIN { trace(execname); }")),
+                    Catch::Contains("more than the kernel's 32 KB"));
+}
+
+TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
+  REQUIRE_KERNEL();
+  const auto fds = open_fds();
+  const auto objects = bpf_objects();
+  const std::string me_tid = std::to_string(::gettid());
+  for (int round = 0; round < 20; ++round) {
+    {  // normal end
+      kernel::driver k(compile("syscall::getppid:entry /tid == " + me_tid + "/ { @[probefunc] = count(); self->x = 1; }"
+                               " profile-97 { @p = count(); } tick-10ms { @t = count(); } END { printf(\"end\"); }"));
+      k.go();
+      getppids(10);
+      k.stop();
+    }
+    {  // exit() in BEGIN: nothing attached
+      kernel::driver k(compile("BEGIN { exit(0); } syscall::read:entry { @ = count(); }"));
+      k.go();
+      k.stop();
+    }
+    // failures half-way: after the maps (scratch too large), and in the verifier's stage
+    CHECK_THROWS_AS(kernel::driver(compile("#pragma D option strsize=40000\nsyscall::read:entry { @[execname] = count(); }")),
+                    kernel::error);
+    CHECK_THROWS_AS(kernel::driver(compile("syscall::read:entry { @[strjoin(execname, \"\")] = count(); }")),
+                    kernel::error);
+  }
+  CHECK(open_fds() == fds);
+  // The kernel frees closed programs and maps after an RCU grace period.
+  auto now = bpf_objects();
+  for (int i = 0; i < 100 && now != objects; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    now = bpf_objects();
+  }
+  CHECK(now == objects);
+}

@@ -1,0 +1,31 @@
+// A known workload for exact-count kernel tests, linked statically so that no dynamic loader adds
+// reads of its own: `workload THREADS GETPPID READ WRITE` makes each of THREADS threads issue
+// exactly GETPPID getppid, READ one-byte reads of /dev/zero and WRITE one-byte writes to
+// /dev/null, interleaved in that fixed mix.
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+int main(int argc, char* argv[]) {
+  if (argc != 5) return 2;
+  const int threads = std::atoi(argv[1]);
+  const long getppids = std::atol(argv[2]), reads = std::atol(argv[3]), writes = std::atol(argv[4]);
+  const int zero = ::open("/dev/zero", O_RDONLY), null = ::open("/dev/null", O_WRONLY);
+  if (zero < 0 || null < 0) return 1;
+  const auto work = [&] {
+    char byte = 0;
+    for (long i = 0; i < getppids || i < reads || i < writes; ++i) {
+      if (i < getppids) ::syscall(SYS_getppid);
+      if (i < reads && ::read(zero, &byte, 1) != 1) std::abort();
+      if (i < writes && ::write(null, &byte, 1) != 1) std::abort();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  return 0;
+}
