@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <map>
 
 namespace dtpp::kernel {
 namespace {
@@ -78,6 +79,25 @@ class builder {
     e_.mov(r7, r0);
     lookup_fixed(map_globals, out);
     e_.mov(r8, r0);
+    if (t_.probe_table) {
+      // A raw_syscalls program: the system call's number (at 8) indexes the probe table; calls
+      // no probe asked for have probe id 0 there. The entry is copied to scratch, where records
+      // and probefunc read it.
+      probe_area_ = s_.allocate(probe_entry_name + l_.strsize);
+      e_.load(r1, r6, 8);
+      e_.store(r10, misc_slot, r1, 4);
+      e_.load_map(r1, static_cast<int>(t_.probe_table));
+      e_.mov(r2, r10);
+      e_.alu(BPF_ADD, r2, misc_slot);
+      e_.call(BPF_FUNC_map_lookup_elem);
+      e_.jump_if(BPF_JEQ, r0, 0, out);
+      e_.load(r1, r0, 0, 4);
+      e_.jump_if(BPF_JEQ, r1, 0, out);
+      e_.mov(r3, r0);
+      pointer(r1, {r7, probe_area_});
+      e_.mov(r2, static_cast<std::int32_t>(probe_entry_name + l_.strsize));
+      e_.call(BPF_FUNC_probe_read_kernel);
+    }
     for (const auto index : t_.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
@@ -155,10 +175,17 @@ class builder {
 
   std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
 
+  // dst = the id of the probe that fired.
+  void probe_id(reg dst) {
+    if (t_.probe_table) e_.load(dst, r7, off16(probe_area_), 4);
+    else e_.mov(dst, static_cast<std::int32_t>(t_.info.id));
+  }
+
   void header(record_kind kind) {
     e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), 4);
     e_.store_imm(r7, 4, static_cast<std::int32_t>(clause_->id), 4);
-    e_.store_imm(r7, 8, static_cast<std::int32_t>(t_.info.id), 4);
+    probe_id(r1);
+    e_.store(r7, 8, r1, 4);
     e_.call(BPF_FUNC_get_smp_processor_id);
     e_.store(r7, 12, r0, 4);
   }
@@ -506,10 +533,14 @@ class builder {
 
   // ---- strings -------------------------------------------------------------------------------
 
+  // Constant strings live in the scratch image, once per text: nothing writes them.
   place literal(const std::string& text) {
-    const auto at = s_.allocate(l_.strsize);
-    std::memcpy(s_.image.data() + at, text.data(), std::min<std::size_t>(text.size(), l_.strsize - 1));
-    return {r7, at};
+    auto [it, fresh] = literals_.try_emplace(text, 0);
+    if (fresh) {
+      it->second = s_.allocate(l_.strsize);
+      std::memcpy(s_.image.data() + it->second, text.data(), std::min<std::size_t>(text.size(), l_.strsize - 1));
+    }
+    return {r7, it->second};
   }
 
   place eval_string(const expr& e, int depth) {
@@ -527,7 +558,9 @@ class builder {
           }
           case ir::builtin::probeprov: return literal(t_.info.provider);
           case ir::builtin::probemod: return literal(t_.info.module);
-          case ir::builtin::probefunc: return literal(t_.info.function);
+          case ir::builtin::probefunc:
+            if (t_.probe_table) return {r7, probe_area_ + probe_entry_name};
+            return literal(t_.info.function);
           case ir::builtin::probename: return literal(t_.info.name);
           default: break;
         }
@@ -685,7 +718,7 @@ class builder {
         return;
       case builtin::cpu: e_.call(BPF_FUNC_get_smp_processor_id); return;
       case builtin::epid: e_.mov(r0, static_cast<std::int32_t>(clause_->id)); return;
-      case builtin::id: e_.mov(r0, static_cast<std::int32_t>(t_.info.id)); return;
+      case builtin::id: return probe_id(r0);
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
       case builtin::errno_value: {
         e_.mov(r0, 0);
@@ -931,6 +964,8 @@ class builder {
   emitter e_;
   const ir::clause* clause_ = nullptr;
   label next_;
+  std::uint32_t probe_area_ = 0;
+  std::map<std::string, std::uint32_t> literals_;
 };
 
 }  // namespace

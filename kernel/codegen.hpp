@@ -33,7 +33,13 @@ struct target {
   std::uint32_t tracepoint_id = 0;   ///< tracefs event id (syscalls and tracepoints)
   std::uint64_t period = 0;          ///< profile / tick, nanoseconds
   std::vector<std::uint32_t> clauses;  ///< indexes into program.clauses, in program order
+  /// A raw_syscalls program serving many system calls names the map (by index) that gives each
+  /// system call number its probe id and function name; 0: one probe, known here.
+  std::uint32_t probe_table = 0;
 };
+
+/// A probe table entry: the probe id, then the function name padded to strsize.
+inline constexpr std::uint32_t probe_entry_name = 8;
 
 /// The maps every program shares, by index into the driver's map table.
 enum map_index : std::uint32_t { map_scratch, map_globals, map_ring, map_drops, map_fixed };
@@ -64,9 +70,9 @@ struct layout {
   std::int64_t task_real_parent = -1, task_tgid = -1, task_exec_runtime = -1;  ///< from BTF
 };
 
-/// Per-CPU scratch memory the programs share: the record being built, strings, keys, clause
-/// locals and the initial values of new aggregation entries. `image` is what every CPU's copy
-/// starts as (constant strings and initial values live there, written once).
+/// A program's per-CPU scratch memory: the record being built, strings, keys, clause locals and
+/// the initial values of new aggregation entries. `image` is what every CPU's copy starts as
+/// (constant strings and initial values live there, written once).
 struct scratch_plan {
   std::vector<std::uint8_t> image;
   std::uint32_t allocate(std::uint32_t bytes) {
@@ -76,11 +82,13 @@ struct scratch_plan {
   }
 };
 
-/// Builds the layout of a program's variables and aggregations (no maps created yet).
+/// Builds the layout of a program's variables and aggregations (no maps created yet); `scratch`
+/// gets the part every program's scratch starts with.
 layout plan_layout(const ir::program& program, scratch_plan& scratch);
 
-/// Generates the BPF program for one target. Map references are map-table indexes, to be
-/// replaced by fds (resolve_maps) once the driver has created the maps.
+/// Generates the BPF program for one target, allocating in its scratch. Map references are
+/// map-table indexes (map_scratch: the program's own scratch), to be replaced by fds
+/// (resolve_maps) once the driver has created the maps.
 std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,
                                scratch_plan& scratch);
 

@@ -190,14 +190,22 @@ class map_aggregation final : public agg::live_aggregation {
 struct driver::state {
   ir::program program;
   driver_options options;
-  std::vector<target> targets;
+  std::vector<target> targets;  // one per probe
   std::vector<probe_info> infos;
+  // What is loaded: one program per target, except that many system calls' probes with the same
+  // clauses share one on raw_syscalls (see group_programs).
+  struct unit {
+    target program;
+    std::vector<std::size_t> members;  // indexes into targets
+  };
+  std::vector<unit> units;
   layout plan;
-  scratch_plan scratch;
+  scratch_plan scratch_prefix;  // the record and clause-locals; each program's scratch starts so
   std::uint32_t cpus = 1;
 
   std::vector<fd> maps;       // by map index
-  std::vector<fd> programs;   // by target
+  std::vector<fd> programs;   // by unit
+  std::vector<fd> scratches;  // by unit
   std::vector<fd> events;     // perf events attaching programs
   std::size_t instructions = 0;
   void* globals = nullptr;
@@ -208,13 +216,18 @@ struct driver::state {
   std::vector<firing> records;
   std::vector<fault> faults;
   std::vector<std::uint64_t> drops_reported;  // per slot and CPU
-  bool attached = false, ended = false;
+  bool ended = false;
 
   ~state() {
     if (ring) ring_buffer__free(ring);
-    events.clear();  // detach before the programs and maps go
+    detach();  // before the programs and maps go
     if (globals) ::munmap(globals, globals_bytes);
   }
+
+  // Detaches every probe. Closing a tracepoint's perf event waits for an RCU grace period (tens
+  // of milliseconds in a VM, and closes serialize): one reason many system calls share one
+  // raw_syscalls attachment.
+  void detach() { events.clear(); }
 
   std::uint64_t* global(std::uint32_t offset) const {
     return reinterpret_cast<std::uint64_t*>(static_cast<char*>(globals) + offset);
@@ -244,6 +257,55 @@ struct driver::state {
       }
     }
     for (const auto& t : targets) infos.push_back(t.info);
+  }
+
+  // Probes of many system calls with the same clauses share one program on raw_syscalls, which
+  // attaches (and, above all, detaches: a grace period each) once instead of once per call.
+  static constexpr std::size_t raw_syscalls_from = 8;
+
+  void group_programs() {
+    std::vector<bool> grouped(targets.size(), false);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const auto& t = targets[i];
+      const bool syscall = t.type == target::kind::syscall_entry || t.type == target::kind::syscall_return;
+      if (grouped[i] || !syscall) continue;
+      std::vector<std::size_t> same;
+      for (std::size_t j = i; j < targets.size(); ++j)
+        if (!grouped[j] && targets[j].type == t.type && targets[j].clauses == t.clauses &&
+            syscall_number(targets[j].info.function))
+          same.push_back(j);
+      if (same.size() < raw_syscalls_from) continue;
+      unit u{raw_syscalls(t.type), same};
+      u.program.info = t.info;
+      u.program.clauses = t.clauses;
+      for (const auto j : same) grouped[j] = true;
+      units.push_back(std::move(u));
+    }
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (!grouped[i]) units.push_back({targets[i], {i}});
+  }
+
+  // Each raw_syscalls program finds its probe by system call number in a table of its own.
+  void create_probe_tables() {
+    for (auto& u : units) {
+      if (u.members.size() < 2) continue;
+      std::uint32_t entries = 1;
+      for (const auto m : u.members) entries = std::max(entries, *syscall_number(targets[m].info.function) + 1);
+      const auto value = probe_entry_name + plan.strsize;
+      maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_probes", 4, value, entries));
+      u.program.probe_table = static_cast<std::uint32_t>(maps.size() - 1);
+      std::vector<std::uint8_t> entry(value);
+      for (const auto m : u.members) {
+        const auto& t = targets[m];
+        std::fill(entry.begin(), entry.end(), 0);
+        std::memcpy(entry.data(), &t.info.id, 4);
+        std::memcpy(entry.data() + probe_entry_name, t.info.function.data(),
+                    std::min<std::size_t>(t.info.function.size(), plan.strsize - 1));
+        const auto number = *syscall_number(t.info.function);
+        if (bpf_map_update_elem(maps.back().get(), &number, entry.data(), BPF_ANY) != 0)
+          throw error("filling the probe table: " + errno_text(errno));
+      }
+    }
   }
 
   void create_maps() {
@@ -278,29 +340,32 @@ struct driver::state {
     for (std::size_t i = 0; i < program.aggregations.size(); ++i) *global(global_generations + 8 * static_cast<std::uint32_t>(i)) = 1;
   }
 
-  // The scratch map needs the size every program's code asked for: made after code generation.
-  void create_scratch() {
+  // Each program has a per-CPU scratch map of its own, as large as its code asked for: programs
+  // that interrupt one another on a CPU (a profile tick during a system call) share nothing.
+  fd make_scratch(const scratch_plan& scratch) const {
     const auto size = round8(static_cast<std::uint32_t>(scratch.image.size()));
     if (size > 32768)
       throw error("the program needs " + std::to_string(size) + " bytes of per-CPU scratch memory, more than the kernel's 32 KB (lower strsize)");
-    maps[map_scratch] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_scratch", 4, size, 1);
+    auto map = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_scratch", 4, size, 1);
     std::vector<std::uint8_t> all(static_cast<std::size_t>(size) * cpus);
     for (std::uint32_t c = 0; c < cpus; ++c) std::memcpy(all.data() + c * size, scratch.image.data(), scratch.image.size());
     const std::uint32_t zero = 0;
-    if (bpf_map_update_elem(maps[map_scratch].get(), &zero, all.data(), BPF_ANY) != 0)
+    if (bpf_map_update_elem(map.get(), &zero, all.data(), BPF_ANY) != 0)
       throw error("initializing the scratch map: " + errno_text(errno));
+    return map;
   }
 
   void load_programs() {
-    std::vector<std::vector<bpf_insn>> code;
-    for (const auto& t : targets) code.push_back(generate(program, t, plan, scratch));
-    create_scratch();
     std::vector<int> fds;
     for (const auto& m : maps) fds.push_back(m.get());
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-      resolve_maps(code[i], fds);
-      programs.push_back(load(targets[i], code[i]));
-      instructions += code[i].size();
+    for (const auto& u : units) {
+      auto scratch = scratch_prefix;
+      auto code = generate(program, u.program, plan, scratch);
+      scratches.push_back(make_scratch(scratch));
+      fds[map_scratch] = scratches.back().get();
+      resolve_maps(code, fds);
+      programs.push_back(load(u, code));
+      instructions += code.size();
     }
   }
 
@@ -315,7 +380,8 @@ struct driver::state {
   }
 
   // Loads a program; when the verifier refuses, loads it again for the log and reports it.
-  fd load(const target& t, const std::vector<bpf_insn>& code) {
+  fd load(const unit& u, const std::vector<bpf_insn>& code) {
+    const auto& t = u.program;
     const int f = bpf_prog_load(type_of(t), "dtpp", "GPL", code.data(), code.size(), nullptr);
     if (f >= 0) return fd(f);
     const int first = errno;
@@ -328,8 +394,10 @@ struct driver::state {
     constexpr std::size_t tail = 4000;
     if (log.size() > tail) log = "...\n" + log.substr(log.size() - tail);
     const auto& p = t.info;
+    const auto others = u.members.size() - 1;
     throw error("the kernel refused the program for probe " + p.provider + ":" + p.module + ":" + p.function + ":" + p.name +
-                " (clauses " + clause_list(t) + "): " + errno_text(first) + (log.empty() ? "" : "\nverifier log:\n" + log));
+                (others ? " (and " + std::to_string(others) + " more)" : "") + ", clauses " + clause_list(t) + ": " +
+                errno_text(first) + (log.empty() ? "" : "\nverifier log:\n" + log));
   }
 
   std::string clause_list(const target& t) const {
@@ -339,56 +407,56 @@ struct driver::state {
   }
 
   void run_in_kernel(target::kind kind) {
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-      if (targets[i].type != kind) continue;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      if (units[i].program.type != kind) continue;
       std::uint64_t args[6] = {};
       // On CPU 0, as the in-process engine fires them: both engines print the same lines.
       LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args,
                   .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
       if (bpf_prog_test_run_opts(programs[i].get(), &run) != 0)
-        throw error("running " + targets[i].info.name + " in the kernel: " + errno_text(errno));
+        throw error("running " + units[i].program.info.name + " in the kernel: " + errno_text(errno));
     }
   }
 
   void attach() {
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-      const auto& t = targets[i];
-      perf_event_attr attr{};
-      attr.size = sizeof attr;
-      std::vector<int> on_cpus = {-1};
-      switch (t.type) {
-        case target::kind::begin:
-        case target::kind::end: continue;
-        case target::kind::profile:
-        case target::kind::tick:
-          attr.type = PERF_TYPE_SOFTWARE;
-          attr.config = PERF_COUNT_SW_CPU_CLOCK;
-          attr.sample_period = t.period;
-          on_cpus.clear();
-          for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
-          break;
-        default:
-          attr.type = PERF_TYPE_TRACEPOINT;
-          attr.config = t.tracepoint_id;
-          attr.sample_period = 1;
-          attr.wakeup_events = 1;
-          on_cpus = {0};  // a tracepoint's BPF program runs on every CPU
-          break;
-      }
-      for (const int cpu : on_cpus) {
-        fd event(perf_event_open(attr, cpu));
-        if (event.get() < 0) {
-          if (errno == ENODEV && t.type == target::kind::profile) continue;  // an offline CPU
-          throw error("attaching " + t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name +
-                      ": perf_event_open: " + errno_text(errno));
-        }
-        if (::ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, programs[i].get()) != 0 ||
-            ::ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
-          throw error("attaching " + t.info.name + ": " + errno_text(errno));
-        events.push_back(std::move(event));
-      }
+    for (std::size_t i = 0; i < units.size(); ++i) attach(units[i].program, programs[i].get());
+  }
+
+  void attach(const target& t, int program_fd) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    std::vector<int> on_cpus = {-1};
+    switch (t.type) {
+      case target::kind::begin:
+      case target::kind::end: return;
+      case target::kind::profile:
+      case target::kind::tick:
+        attr.type = PERF_TYPE_SOFTWARE;
+        attr.config = PERF_COUNT_SW_CPU_CLOCK;
+        attr.sample_period = t.period;
+        on_cpus.clear();
+        for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
+        break;
+      default:
+        attr.type = PERF_TYPE_TRACEPOINT;
+        attr.config = t.tracepoint_id;
+        attr.sample_period = 1;
+        attr.wakeup_events = 1;
+        on_cpus = {0};  // a tracepoint's BPF program runs on every CPU
+        break;
     }
-    attached = true;
+    for (const int cpu : on_cpus) {
+      fd event(perf_event_open(attr, cpu));
+      if (event.get() < 0) {
+        if (errno == ENODEV && t.type == target::kind::profile) continue;  // an offline CPU
+        throw error("attaching " + t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name +
+                    ": perf_event_open: " + errno_text(errno));
+      }
+      if (::ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, program_fd) != 0 ||
+          ::ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
+        throw error("attaching " + t.info.name + ": " + errno_text(errno));
+      events.push_back(std::move(event));
+    }
   }
 
   static int on_record(void* context, void* data, std::size_t size) {
@@ -463,7 +531,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.scratch);
+  st.plan = plan_layout(program, st.scratch_prefix);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   if (btf* vmlinux = btf__load_vmlinux_btf()) {
     st.plan.task_real_parent = member_offset(vmlinux, "task_struct", "real_parent");
@@ -473,7 +541,9 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
     if (se >= 0 && runtime >= 0) st.plan.task_exec_runtime = se + runtime;
     btf__free(vmlinux);
   }
+  st.group_programs();
   st.create_maps();
+  st.create_probe_tables();
   st.load_programs();
   st.ring = ring_buffer__new(st.maps[map_ring].get(), &state::on_record, &st, nullptr);
   if (!st.ring) throw error("opening the ring buffer: " + errno_text(errno));
@@ -498,7 +568,7 @@ void driver::go() {
 
 void driver::stop() {
   auto& st = *state_;
-  st.events.clear();
+  st.detach();
   if (st.ended) return;
   st.ended = true;
   st.run_in_kernel(target::kind::end);

@@ -72,7 +72,40 @@ bool read_format(const std::string& subsystem, const std::string& event, target&
   return t.tracepoint_id != 0;
 }
 
+struct numbered {
+  const char* name;
+  std::uint32_t number;
+};
+constexpr numbered syscall_numbers[] = {
+#include "dtpp/syscall_numbers.inc"
+};
+
 }  // namespace
+
+std::optional<std::uint32_t> syscall_number(const std::string& name) {
+  // The tracepoints carry the kernel's function names; a few differ from the calls' names.
+  static const std::pair<const char*, const char*> renamed[] = {
+      {"newfstat", "fstat"}, {"newlstat", "lstat"}, {"newstat", "stat"},
+      {"newuname", "uname"}, {"sendfile64", "sendfile"}, {"umount", "umount2"}};
+  std::string call = name;
+  for (const auto& [tracepoint, syscall] : renamed)
+    if (call == tracepoint) call = syscall;
+  for (const auto& s : syscall_numbers)
+    if (call == s.name) return s.number;
+  return std::nullopt;
+}
+
+target raw_syscalls(target::kind kind) {
+  target t;
+  t.type = kind;
+  const bool entry = kind == target::kind::syscall_entry;
+  if (!read_format("raw_syscalls", entry ? "sys_enter" : "sys_exit", t))
+    throw error("tracefs has no raw_syscalls events");
+  t.args.clear();
+  if (entry)
+    for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false});
+  return t;
+}
 
 const std::string& tracefs() {
   static const std::string root = [] {

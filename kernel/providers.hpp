@@ -3,6 +3,7 @@
 // tracepoint as tracepoint:SUBSYSTEM::EVENT. Read from tracefs, which is mounted when missing.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,13 @@ const std::string& tracefs();
 /// by name, tracepoints by subsystem and event). Targets carry the tracepoint id and argument
 /// layout read from tracefs; `clauses` is left empty.
 std::vector<target> match_probes(const ir::probe& description);
+
+/// A system call's number, by the name its syscalls tracepoints use; nothing when the C library
+/// this was built against does not know the call (a kernel newer than its headers).
+std::optional<std::uint32_t> syscall_number(const std::string& name);
+
+/// The raw_syscalls tracepoint that serves many system calls with one program: sys_enter's
+/// (entry) or sys_exit's (return) id and layout (the number at 8, arguments or return at 16).
+target raw_syscalls(target::kind kind);
 
 }  // namespace dtpp::kernel

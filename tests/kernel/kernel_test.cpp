@@ -140,6 +140,24 @@ TEST_CASE("each system call of a known mix is counted exactly, with one thread a
   }
 }
 
+TEST_CASE("many system calls share one raw_syscalls program and are still told apart") {
+  REQUIRE_KERNEL();
+  gated_child child({"2", "1000", "700", "300"});
+  kernel::driver k(compile("syscall:::entry /pid == " + std::to_string(child.pid) +
+                           " && (probefunc == \"getppid\" || probefunc == \"read\" || probefunc == \"write\")/"
+                           " { @[probefunc, probename] = count(); }"
+                           " syscall:::return /pid == " + me() + " && probefunc == \"lseek\"/ { @e = sum(errno); @r = min(arg0); }"));
+  CHECK(k.probes().size() > 600);  // every system call's entry and return
+  k.go();
+  CHECK(child.run() == 0);
+  for (int i = 0; i < 10; ++i) ::syscall(SYS_lseek, 999, 0, SEEK_SET);  // EBADF (9)
+  k.stop();
+  CHECK(first_words(k.aggregation(1).snapshot()) ==
+        std::map<std::string, std::int64_t>{{"getppid,entry", 2000}, {"read,entry", 1400}, {"write,entry", 600}});
+  CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 90}});
+  CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", -9}});
+}
+
 // The same values through a system call argument (kernel) and a DTPP_PROBE (in-process).
 TEST_CASE("the nine functions compute in the kernel what the in-process engine computes") {
   REQUIRE_KERNEL();
