@@ -138,8 +138,16 @@ class builder {
     e_.bind(done);
   }
 
-  // Copies `bytes` from one place to another (map values both): one helper call.
+  // Copies `bytes` (a multiple of 8) from one place to another (map values both): word by word
+  // when short, else one helper call.
   void copy(place to, place from, std::uint32_t bytes) {
+    if (bytes <= 64) {
+      for (std::uint32_t i = 0; i < bytes; i += 8) {
+        e_.load(r1, from.base, off16(from.offset + i));
+        e_.store(to.base, off16(to.offset + i), r1);
+      }
+      return;
+    }
     pointer(r1, to);
     e_.mov(r2, static_cast<std::int32_t>(bytes));
     pointer(r3, from);
@@ -269,23 +277,23 @@ class builder {
 
   // ---- aggregations --------------------------------------------------------------------------
 
-  // Writes keys into a scratch slot as the kernel key: integers 8 bytes (their bits, narrowed to
-  // the key type), strings strsize bytes.
+  // Writes keys into a scratch slot as a kernel key: integers 8 bytes (their bits, narrowed to
+  // the key type), strings `widths[i]` bytes.
   std::uint32_t build_key(const std::vector<expr>& keys, const std::vector<agg::key_type>& types,
-                          std::uint32_t size, int depth) {
-    const auto at = s_.allocate(size);
+                          const std::vector<std::uint32_t>& widths, int depth) {
+    std::uint32_t size = 0;
+    for (const auto w : widths) size += w;
+    const auto at = s_.allocate(std::max<std::uint32_t>(size, 8));
     std::uint32_t off = at;
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (types[i].kind == agg::key_type::category::string) {
-        const auto from = eval_string(keys[i], depth);
-        copy({r7, off}, from, l_.strsize);
-        off += l_.strsize;
+        copy({r7, off}, eval_string(keys[i], depth), widths[i]);
       } else {
         eval(keys[i], depth);
         e_.extend(r0, types[i].size, false);
         e_.store(r7, off16(off), r0);
-        off += 8;
       }
+      off += widths[i];
     }
     return at;
   }
@@ -293,7 +301,7 @@ class builder {
   void aggregate(const ir::statement& s) {
     const auto& d = p_.aggregations[s.aggregation - 1];
     const auto map = l_.aggregation_map[s.aggregation - 1];
-    const auto key = build_key(s.keys, d.keys, l_.key_size[s.aggregation - 1], 0);
+    const auto key = build_key(s.keys, d.keys, l_.key_widths[s.aggregation - 1], 0);
     // The value and increment wait on the stack while the entry is found.
     if (!s.args.empty()) eval(s.args[0], 0);
     else e_.mov(r0, 0);
@@ -318,17 +326,19 @@ class builder {
     };
     lookup();
     e_.jump_if(BPF_JNE, r0, 0, found);
-    e_.load(r1, r8, off16(generation));
-    e_.store(r7, off16(init), r1);
-    e_.load_map(r1, static_cast<int>(map));
-    pointer(r2, {r7, key});
-    pointer(r3, {r7, init});
-    e_.mov(r4, BPF_NOEXIST);
-    e_.call(BPF_FUNC_map_update_elem);
-    lookup();
-    e_.jump_if(BPF_JNE, r0, 0, found);
-    count_drop(drop_aggregation);
-    e_.jump(done);
+    if (!d.keys.empty()) {  // a hash: a new key's entry starts as the initial value
+      e_.load(r1, r8, off16(generation));
+      e_.store(r7, off16(init), r1);
+      e_.load_map(r1, static_cast<int>(map));
+      pointer(r2, {r7, key});
+      pointer(r3, {r7, init});
+      e_.mov(r4, BPF_NOEXIST);
+      e_.call(BPF_FUNC_map_update_elem);
+      lookup();
+      e_.jump_if(BPF_JNE, r0, 0, found);
+      count_drop(drop_aggregation);
+    }
+    e_.jump(done);  // (an array's one entry is always found)
 
     // A clear() since this CPU last updated the entry: it restarts from the initial value.
     e_.bind(found);
@@ -459,11 +469,14 @@ class builder {
       off += 8;
     }
     std::vector<agg::key_type> types;
-    for (const auto& k : v.keys)
+    std::vector<std::uint32_t> widths;
+    for (const auto& k : v.keys) {
       types.push_back(k.is_string() ? agg::key_type{agg::key_type::category::string, l_.strsize, false}
                                     : agg::key_type{agg::key_type::category::integer, k.size, k.is_signed});
+      widths.push_back(k.is_string() ? l_.strsize : 8);
+    }
     if (!e.kids.empty()) {
-      const auto keys = build_key(e.kids, types, l_.variable_key_size[e.index] - (off - at), depth);
+      const auto keys = build_key(e.kids, types, widths, depth);
       copy({r7, off}, {r7, keys}, l_.variable_key_size[e.index] - (off - at));
     }
     return at;
@@ -970,7 +983,37 @@ class builder {
 
 }  // namespace
 
-layout plan_layout(const ir::program& program, scratch_plan& scratch) {
+namespace {
+
+// The most bytes (with the NUL) a string expression can hold, within strsize.
+std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32_t strsize) {
+  std::uint32_t bound = strsize;
+  switch (e.kind) {
+    case kind_t::string: bound = static_cast<std::uint32_t>(e.text.size()) + 1; break;
+    case kind_t::builtin:
+      switch (static_cast<ir::builtin>(e.index)) {
+        case ir::builtin::execname: bound = 16; break;  // the kernel's TASK_COMM_LEN
+        case ir::builtin::probeprov:
+        case ir::builtin::probemod:
+        case ir::builtin::probefunc:
+        case ir::builtin::probename: bound = probe_names; break;
+        default: break;
+      }
+      break;
+    case kind_t::conditional:
+      bound = std::max(string_bound(e.kids[1], probe_names, strsize), string_bound(e.kids[2], probe_names, strsize));
+      break;
+    case kind_t::stringof:
+      if (e.kids[0].t.is_string()) bound = string_bound(e.kids[0], probe_names, strsize);
+      break;
+    default: break;
+  }
+  return std::min(bound, strsize);
+}
+
+}  // namespace
+
+layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, scratch_plan& scratch) {
   layout l;
   for (const auto& o : program.options)
     if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
@@ -980,12 +1023,25 @@ layout plan_layout(const ir::program& program, scratch_plan& scratch) {
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
 
   l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
+  std::uint32_t probe_names = 1;
+  for (const auto& p : probes)
+    for (const auto* name : {&p.provider, &p.module, &p.function, &p.name})
+      probe_names = std::max(probe_names, static_cast<std::uint32_t>(name->size()) + 1);
   std::uint32_t next_map = map_fixed;
   for (const auto& d : program.aggregations) {
     l.aggregation_map.push_back(next_map++);
+    std::vector<std::uint32_t> widths(d.keys.size(), 8);  // integers; strings grow to their bound
+    for (const auto& c : program.clauses)
+      for (const auto& s : c.statements) {
+        if (s.kind != ir::action::aggregate || s.aggregation != d.varid) continue;
+        for (std::size_t i = 0; i < s.keys.size(); ++i)
+          if (d.keys[i].kind == agg::key_type::category::string)
+            widths[i] = std::max(widths[i], (string_bound(s.keys[i], probe_names, l.strsize) + 7) & ~7u);
+      }
     std::uint32_t key = 0;
-    for (const auto& k : d.keys) key += k.kind == agg::key_type::category::string ? l.strsize : 8;
-    l.key_size.push_back(std::max<std::uint32_t>(key, 8));
+    for (const auto w : widths) key += w;
+    l.key_widths.push_back(std::move(widths));
+    l.key_size.push_back(d.keys.empty() ? 4 : key);  // no keys: a one-entry array
   }
   for (const auto& v : program.variables) {
     const auto size = v.value.is_string() ? l.strsize : 8;

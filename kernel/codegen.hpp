@@ -64,6 +64,10 @@ struct layout {
   std::vector<std::uint32_t> variable_map;     ///< map index of thread-locals and arrays; 0 else
   std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
   std::vector<std::uint32_t> key_size;         ///< per aggregation: bytes of its kernel key
+  /// Per aggregation, each key's bytes in the kernel key: 8 for integers; for strings, the most
+  /// any expression stored there can hold (16 for execname, a literal's length ...), so that
+  /// keys hash and copy no more than they need.
+  std::vector<std::vector<std::uint32_t>> key_widths;
   std::vector<std::uint32_t> variable_key_size;  ///< per variable with a map
   std::vector<std::uint32_t> variable_value_size;
   std::int64_t walltime_offset = 0;            ///< CLOCK_REALTIME - CLOCK_MONOTONIC at load
@@ -82,9 +86,9 @@ struct scratch_plan {
   }
 };
 
-/// Builds the layout of a program's variables and aggregations (no maps created yet); `scratch`
-/// gets the part every program's scratch starts with.
-layout plan_layout(const ir::program& program, scratch_plan& scratch);
+/// Builds the layout of a program's variables and aggregations (no maps created yet) for the
+/// probes it enabled; `scratch` gets the part every program's scratch starts with.
+layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, scratch_plan& scratch);
 
 /// Generates the BPF program for one target, allocating in its scratch. Map references are
 /// map-table indexes (map_scratch: the program's own scratch), to be replaced by fds

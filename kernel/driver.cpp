@@ -88,33 +88,55 @@ std::int64_t member_offset(const btf* b, const char* type, const char* member) {
 
 std::uint32_t round8(std::uint32_t n) { return (n + 7) & ~7u; }
 
+bool uses_task_fields(const ir::program& program) {
+  bool uses = false;
+  const auto visit = [&](const auto& self, const ir::expr& e) -> void {
+    if (e.kind == ir::expr::kind_t::builtin &&
+        (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) || e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp)))
+      uses = true;
+    for (const auto& k : e.kids) self(self, k);
+  };
+  for (const auto& c : program.clauses) {
+    if (c.predicate) visit(visit, *c.predicate);
+    for (const auto& s : c.statements) {
+      for (const auto& e : s.args) visit(visit, e);
+      for (const auto& e : s.keys) visit(visit, e);
+    }
+  }
+  return uses;
+}
+
 }  // namespace
 
 // ---- an aggregation in a per-CPU map ----------------------------------------------------------
 
 class map_aggregation final : public agg::live_aggregation {
  public:
-  map_aggregation(agg::descriptor desc, int map, std::uint32_t key_size, std::uint32_t strsize,
+  map_aggregation(agg::descriptor desc, int map, std::uint32_t key_size, std::vector<std::uint32_t> widths,
                   std::uint64_t* generation, std::uint32_t cpus)
-      : desc_(std::move(desc)), map_(map), key_size_(key_size), strsize_(strsize), generation_(generation), cpus_(cpus) {}
+      : desc_(std::move(desc)), map_(map), key_size_(key_size), widths_(std::move(widths)),
+        generation_(generation), cpus_(cpus), stride_(round8(static_cast<std::uint32_t>(8 * (desc_.fn.words() + 1)))) {}
 
   const agg::descriptor& desc() const override { return desc_; }
 
   agg::dynamic_table snapshot() const override {
     agg::dynamic_table t(desc_, cpus_);
     t.set_normal(normal_);
-    const auto stride = round8(static_cast<std::uint32_t>(8 * (desc_.fn.words() + 1)));
     std::vector<std::uint8_t> key(key_size_), next(key_size_);
-    std::vector<std::uint64_t> values(stride / 8 * cpus_);
+    std::vector<std::uint64_t> values(stride_ / 8 * cpus_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
     const void* previous = nullptr;
     while (bpf_map_get_next_key(map_, previous, next.data()) == 0) {
       key.swap(next);
       previous = key.data();
       if (bpf_map_lookup_elem(map_, key.data(), values.data()) != 0) continue;  // removed meanwhile
+      // A key exists once some CPU wrote it (generation 0: never; trunc() writes 0 too).
+      bool written = false;
+      for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) written |= values[cpu * (stride_ / 8)] != 0;
+      if (!written) continue;
       const auto row = t.add_row(decode(key));
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) {
-        const auto* part = values.data() + cpu * (stride / 8);
+        const auto* part = values.data() + cpu * (stride_ / 8);
         if (part[0] != gen) continue;  // never updated on this CPU, or cleared since
         desc_.fn.merge(t.words(row).data(), part + 1);
         desc_.fn.merge(t.shard_words(row, cpu).data(), part + 1);
@@ -149,17 +171,17 @@ class map_aggregation final : public agg::live_aggregation {
   agg::dynamic_key decode(const std::vector<std::uint8_t>& bytes) const {
     agg::dynamic_key k;
     std::size_t off = 0;
-    for (const auto& type : desc_.keys) {
+    for (std::size_t i = 0; i < desc_.keys.size(); ++i) {
+      const auto& type = desc_.keys[i];
       if (type.kind == agg::key_type::category::string) {
         const auto* text = reinterpret_cast<const char*>(bytes.data() + off);
-        k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, strsize_)), type.size));
-        off += strsize_;
+        k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes.data() + off, 8);
         k.records.push_back(agg::record::of_integer(type, bits));
-        off += 8;
       }
+      off += widths_[i];
     }
     return k;
   }
@@ -174,14 +196,20 @@ class map_aggregation final : public agg::live_aggregation {
       previous = key.data();
       if (!keep(decode(key))) doomed.push_back(key);
     }
-    for (const auto& k : doomed) bpf_map_delete_elem(map_, k.data());
+    // An array's one entry cannot go: it is written back as never written.
+    const std::vector<std::uint64_t> unwritten(stride_ / 8 * cpus_, 0);
+    for (const auto& k : doomed)
+      if (desc_.keys.empty()) bpf_map_update_elem(map_, k.data(), unwritten.data(), BPF_ANY);
+      else bpf_map_delete_elem(map_, k.data());
   }
 
   agg::descriptor desc_;
   int map_;
-  std::uint32_t key_size_, strsize_;
+  std::uint32_t key_size_;
+  std::vector<std::uint32_t> widths_;
   std::uint64_t* generation_;
   std::uint32_t cpus_;
+  std::uint32_t stride_;  // bytes of one CPU's [generation, words]
   std::uint64_t normal_ = 1;
 };
 
@@ -308,20 +336,26 @@ struct driver::state {
     }
   }
 
+  // Hash maps allocate entries as keys arrive (BPF_F_NO_PREALLOC): preallocating aggsize and
+  // dynvarsize worth of entries on every CPU made attaching take tens of milliseconds.
   void create_maps() {
     maps.resize(map_fixed);
     for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
       const auto& d = program.aggregations[i];
       const auto value = static_cast<std::uint32_t>(8 * (d.fn.words() + 1));
       const auto entries = std::max<std::size_t>(options.aggsize / (plan.key_size[i] + value), 1);
-      maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_HASH, "dtpp_agg", plan.key_size[i], value,
-                              static_cast<std::uint32_t>(entries)));
+      // Without keys, a one-entry array, whose lookup the verifier inlines.
+      if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
+      else
+        maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_HASH, "dtpp_agg", plan.key_size[i], value,
+                                static_cast<std::uint32_t>(entries), BPF_F_NO_PREALLOC));
     }
     for (std::size_t id = 0; id < program.variables.size(); ++id) {
       if (plan.variable_map[id] == 0) continue;
       const auto key = plan.variable_key_size[id], value = plan.variable_value_size[id];
       const auto entries = std::max<std::size_t>(options.dynvarsize / (key + value), 1);
-      maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
+      maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries),
+                              BPF_F_NO_PREALLOC));
     }
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
     std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -531,9 +565,10 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.scratch_prefix);
+  st.plan = plan_layout(program, st.infos, st.scratch_prefix);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
-  if (btf* vmlinux = btf__load_vmlinux_btf()) {
+  // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it.
+  if (btf* vmlinux = uses_task_fields(program) ? btf__load_vmlinux_btf() : nullptr) {
     st.plan.task_real_parent = member_offset(vmlinux, "task_struct", "real_parent");
     st.plan.task_tgid = member_offset(vmlinux, "task_struct", "tgid");
     const auto se = member_offset(vmlinux, "task_struct", "se");
@@ -549,7 +584,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   if (!st.ring) throw error("opening the ring buffer: " + errno_text(errno));
   for (std::size_t i = 0; i < program.aggregations.size(); ++i)
     st.aggregations.push_back(std::make_unique<map_aggregation>(
-        program.aggregations[i], st.maps[st.plan.aggregation_map[i]].get(), st.plan.key_size[i], st.plan.strsize,
+        program.aggregations[i], st.maps[st.plan.aggregation_map[i]].get(), st.plan.key_size[i], st.plan.key_widths[i],
         st.global(global_generations + 8 * static_cast<std::uint32_t>(i)), st.cpus));
   st.drops_reported.assign(drop_slots * st.cpus, 0);
 }

@@ -381,9 +381,9 @@ TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
                     kernel::error);
   }
   CHECK(open_fds() == fds);
-  // The kernel frees closed programs and maps after an RCU grace period.
+  // The kernel frees closed programs and maps after RCU grace periods (seconds, under load).
   auto now = bpf_objects();
-  for (int i = 0; i < 100 && now != objects; ++i) {
+  for (int i = 0; i < 1000 && now != objects; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     now = bpf_objects();
   }
