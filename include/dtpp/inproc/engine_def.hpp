@@ -2,7 +2,9 @@
 #pragma once
 
 #include <fnmatch.h>
+#include <linux/membarrier.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,19 +165,45 @@ struct engine::state {
 
 namespace {
 // The engine DTPP_PROBE sites fire into (one at a time per process), and the number of firings
-// under way, which stopping waits to drain before the engine may go away.
-// Counted per thread (spread over padded slots), so that firing threads never write one shared
-// cache line.
+// under way, which stopping waits to drain before the engine may go away. Each thread counts its
+// own firings in a slot no other live thread writes (slots follow agg::detail::thread_index), with
+// plain stores: the stopping thread makes them visible with membarrier(2), a barrier on every
+// thread of the process paid once per stop rather than a locked instruction per firing. Where
+// membarrier is refused, each firing pays a full fence instead.
 std::atomic<engine::state*> active_engine{nullptr};
 struct alignas(64) firing_count {
   std::atomic<std::uint64_t> value{0};
 };
-firing_count site_firings[256];
+constexpr std::size_t firing_page = 256;
+std::atomic<firing_count*> firing_pages[256] = {};  // 65536 threads, as aggregations allow
+
+bool membarrier_registered() {
+  static const bool registered =
+      ::syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  return registered;
+}
+std::atomic<bool> membarrier_ready{false};  // set once, before any site is enabled
+
+[[gnu::noinline]] firing_count& new_firing_slot() {
+  const auto index = agg::detail::thread_index();
+  if (index / firing_page >= std::size(firing_pages))
+    throw std::length_error("dtpp: more than 65536 threads firing DTPP_PROBE sites at once");
+  auto& page_ref = firing_pages[index / firing_page];
+  auto* page = page_ref.load(std::memory_order_acquire);
+  if (page == nullptr) {
+    auto* fresh = new firing_count[firing_page];
+    if (page_ref.compare_exchange_strong(page, fresh, std::memory_order_acq_rel))
+      page = fresh;
+    else
+      delete[] fresh;
+  }
+  return page[index % firing_page];
+}
 
 firing_count& my_firings() {
   thread_local firing_count* mine = nullptr;  // constant-initialized: no guard on the hot path
   if (mine == nullptr) [[unlikely]]
-    mine = &site_firings[agg::detail::thread_index() % 256];
+    mine = &new_firing_slot();
   return *mine;
 }
 
@@ -184,8 +212,15 @@ void detach_sites(engine::state& st) {
     if (b.site) b.site->enabled.store(false, std::memory_order_relaxed);
   engine::state* expected = &st;
   active_engine.compare_exchange_strong(expected, nullptr);
-  for (auto& c : site_firings)
-    while (c.value.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+  // Either a firing's count is visible from here on, or that firing sees no engine.
+  if (membarrier_ready.load(std::memory_order_relaxed))
+    ::syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (const auto& page_ref : firing_pages)
+    if (const auto* page = page_ref.load(std::memory_order_acquire))
+      for (std::size_t i = 0; i < firing_page; ++i)
+        while (page[i].value.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 }  // namespace
 
@@ -973,6 +1008,7 @@ void engine::go() {
   for (const auto& b : st.probes)
     if (b.type == kind::begin) detail::runner(st, b, {}, 0).run();
   if (st.exited.load()) return;
+  if (membarrier_registered()) membarrier_ready.store(true, std::memory_order_relaxed);
   engine::state* none = nullptr;
   if (!active_engine.compare_exchange_strong(none, state_.get()))
     throw engine_error("another D program already has this process's DTPP_PROBE sites");
@@ -1044,12 +1080,18 @@ agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *sta
 
 void fire(probe_site& site, std::span<const std::int64_t> args) {
   auto& count = my_firings();
-  count.value.fetch_add(1, std::memory_order_acquire);
-  auto* st = active_engine.load(std::memory_order_acquire);
+  const auto under_way = count.value.load(std::memory_order_relaxed);
+  count.value.store(under_way + 1, std::memory_order_relaxed);
+  // The count before the engine is read: detach_sites' membarrier, or this fence, orders the two.
+  if (membarrier_ready.load(std::memory_order_relaxed))
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  auto* st = active_engine.load(std::memory_order_seq_cst);
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
       site.probe <= st->probes.size())
     detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu).run();
-  count.value.fetch_sub(1, std::memory_order_release);
+  count.value.store(under_way, std::memory_order_release);
 }
 
 }  // namespace dtpp::inproc
