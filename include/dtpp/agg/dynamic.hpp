@@ -55,7 +55,19 @@ struct key_traits<dynamic_key> {
     }
     return h;
   }
-  static bool equal(const dynamic_key& a, const dynamic_key& b) { return a == b; }
+  // Strings compare as typed keys' do (short ones as two words, no memcmp call): lookups from
+  // engines compare one key per update.
+  static bool equal(const dynamic_key& a, const dynamic_key& b) {
+    if (a.records.size() != b.records.size()) return false;
+    for (std::size_t i = 0; i < a.records.size(); ++i) {
+      const auto& ra = a.records[i];
+      const auto& rb = b.records[i];
+      if (ra.type != rb.type || ra.integer != rb.integer ||
+          !detail::field_equal(std::string_view(ra.string), std::string_view(rb.string)))
+        return false;
+    }
+    return true;
+  }
   static dynamic_key make(const dynamic_key& v) { return v; }
 
   /// DTrace's order: fewer records first; then per record (from keypos, wrapping) smaller record

@@ -21,6 +21,15 @@ class dynamic_aggregation final : public live_aggregation {
     store_.function().add(store_.words(key), value, incr);
   }
 
+  /// The calling thread's live data words for a key, for engines that resolve the function's
+  /// policy once and update through it; `hash` is hash(key), computed once for a constant key.
+  std::uint64_t* words(const dynamic_key& key, std::uint64_t hash) {
+    return store_.words(key, hash);
+  }
+  static std::uint64_t hash(const dynamic_key& key) { return key_traits<dynamic_key>::hash(key); }
+  /// Words that words() gave the calling thread earlier, made current (restarted after a clear).
+  std::uint64_t* current(std::uint64_t* words) { return store_.current(words); }
+
   dynamic_table snapshot() const override { return store_.snapshot(); }
   void clear() override { store_.clear(); }
   void trunc() override { store_.trunc(); }

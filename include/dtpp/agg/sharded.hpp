@@ -58,16 +58,26 @@ class sharded {
   /// The calling thread's data words for a key (live), created on first use.
   template <class View>
   std::uint64_t* words(const View& view) {
-    const auto hash = traits::hash(view);
+    return words(view, traits::hash(view));
+  }
+  /// The same, for a caller that computed traits::hash(view) once and kept it.
+  template <class View>
+  std::uint64_t* words(const View& view, std::uint64_t hash) {
     shard_type& s = this_shard();
     std::uint64_t* data = s.find(view, hash);
     if (data == nullptr) [[unlikely]]
       data = add_row(s, view, hash);
-    // A clear() since this row's last update restarts it from the function's initial value.
+    return current(data + 1);
+  }
+
+  /// Words that words() gave this thread for a key earlier, for a caller that kept them: rows
+  /// never move, but a clear() or trunc() since then restarts the row from the function's
+  /// initial value first.
+  std::uint64_t* current(std::uint64_t* words) {
     const auto gen = generation();
-    if (detail::load(data[0]) != gen) [[unlikely]]
-      restart_row(data, gen);
-    return data + 1;
+    if (detail::load(words[-1]) != gen) [[unlikely]]
+      restart_row(words - 1, gen);
+    return words;
   }
 
   /// The merged data of every shard as of now, with each shard's part kept when more than one

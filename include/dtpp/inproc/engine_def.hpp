@@ -2,18 +2,26 @@
 #pragma once
 
 #include <fnmatch.h>
+#include <linux/membarrier.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <span>
+#include <string_view>
 #include <thread>
 
 #include "dtpp/agg/thread_index.hpp"
@@ -101,10 +109,25 @@ inline std::optional<std::string> read_string(std::uint64_t address, std::size_t
   return out;
 }
 
+class runner;
+
+// A clause compiled for one probe: closures resolved once, when the engine is made, so that a
+// firing neither walks the expression tree nor compares operator names.
+using compiled_expr = std::function<value(runner&)>;
+using compiled_step = std::function<bool(runner&)>;  // statement: true when it added data
+
+struct compiled_clause {
+  const ir::clause* clause = nullptr;
+  bool needs_lock = false;  // touches state shared across threads: runs under the engine's lock
+  compiled_step predicate;  // empty when the clause has none
+  std::vector<compiled_step> statements;
+};
+
 struct bound_probe {
   enum class kind : std::uint8_t { begin, end, error, tick, profile, site } type = kind::begin;
   probe_info info;
   std::vector<std::uint32_t> clauses;  // indexes into program.clauses, in program order
+  std::vector<compiled_clause> compiled;  // the same clauses, compiled with this probe's names
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
 };
@@ -116,7 +139,6 @@ struct engine::state {
   engine_options options;
   std::vector<detail::bound_probe> probes;
   std::vector<std::unique_ptr<agg::dynamic_aggregation>> aggregations;
-  std::vector<bool> clause_needs_lock;
 
   std::mutex mutex;  // variables, the buffer, faults
   std::vector<detail::value> globals;
@@ -143,19 +165,45 @@ struct engine::state {
 
 namespace {
 // The engine DTPP_PROBE sites fire into (one at a time per process), and the number of firings
-// under way, which stopping waits to drain before the engine may go away.
-// Counted per thread (spread over padded slots), so that firing threads never write one shared
-// cache line.
+// under way, which stopping waits to drain before the engine may go away. Each thread counts its
+// own firings in a slot no other live thread writes (slots follow agg::detail::thread_index), with
+// plain stores: the stopping thread makes them visible with membarrier(2), a barrier on every
+// thread of the process paid once per stop rather than a locked instruction per firing. Where
+// membarrier is refused, each firing pays a full fence instead.
 std::atomic<engine::state*> active_engine{nullptr};
 struct alignas(64) firing_count {
   std::atomic<std::uint64_t> value{0};
 };
-firing_count site_firings[256];
+constexpr std::size_t firing_page = 256;
+std::atomic<firing_count*> firing_pages[256] = {};  // 65536 threads, as aggregations allow
+
+bool membarrier_registered() {
+  static const bool registered =
+      ::syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  return registered;
+}
+std::atomic<bool> membarrier_ready{false};  // set once, before any site is enabled
+
+[[gnu::noinline]] firing_count& new_firing_slot() {
+  const auto index = agg::detail::thread_index();
+  if (index / firing_page >= std::size(firing_pages))
+    throw std::length_error("dtpp: more than 65536 threads firing DTPP_PROBE sites at once");
+  auto& page_ref = firing_pages[index / firing_page];
+  auto* page = page_ref.load(std::memory_order_acquire);
+  if (page == nullptr) {
+    auto* fresh = new firing_count[firing_page];
+    if (page_ref.compare_exchange_strong(page, fresh, std::memory_order_acq_rel))
+      page = fresh;
+    else
+      delete[] fresh;
+  }
+  return page[index % firing_page];
+}
 
 firing_count& my_firings() {
   thread_local firing_count* mine = nullptr;  // constant-initialized: no guard on the hot path
   if (mine == nullptr) [[unlikely]]
-    mine = &site_firings[agg::detail::thread_index() % 256];
+    mine = &new_firing_slot();
   return *mine;
 }
 
@@ -164,56 +212,66 @@ void detach_sites(engine::state& st) {
     if (b.site) b.site->enabled.store(false, std::memory_order_relaxed);
   engine::state* expected = &st;
   active_engine.compare_exchange_strong(expected, nullptr);
-  for (auto& c : site_firings)
-    while (c.value.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+  // Either a firing's count is visible from here on, or that firing sees no engine.
+  if (membarrier_ready.load(std::memory_order_relaxed))
+    ::syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (const auto& page_ref : firing_pages)
+    if (const auto* page = page_ref.load(std::memory_order_acquire))
+      for (std::size_t i = 0; i < firing_page; ++i)
+        while (page[i].value.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 }  // namespace
 
 namespace detail {
 
-// One clause's execution: the probe that fired, its arguments, and clause-local variables.
+inline void put(std::vector<std::byte>& data, const ir::record& r, const value& v,
+                const ir::type& t) {
+  if (r.offset + r.size > data.size()) return;
+  auto* at = data.data() + r.offset;
+  if (t.is_string()) {
+    std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size > 0 ? r.size - 1 : 0));
+  } else {
+    const auto bits = static_cast<std::uint64_t>(v.i);
+    std::memcpy(at, &bits, std::min<std::size_t>(r.size, 8));  // little-endian: low bytes first
+  }
+}
+
+// One firing of a probe: its arguments, clause-local variables and the record being built, which
+// the compiled clauses read and write.
 class runner {
  public:
   /// The CPU the calling thread runs on, looked up only when a clause needs it.
   static constexpr std::uint32_t this_cpu = UINT32_MAX;
 
-  runner(engine::state& st, const bound_probe& probe, std::span<const std::int64_t> args,
+  runner(engine::state& state, const bound_probe& probe, std::span<const std::int64_t> arguments,
          std::uint32_t cpu)
-      : st_(st), probe_(probe), args_(args), cpu_(cpu) {}
+      : st(state), args(arguments), probe_(probe), cpu_(cpu) {}
 
   // Runs the clauses of the probe, in program order.
   void run() {
-    for (const auto index : probe_.clauses) {
-      const bool is_end = probe_.type == bound_probe::kind::end;
-      if (st_.exited.load(std::memory_order_relaxed) && !is_end && probe_.type != bound_probe::kind::error) return;
-      const auto& clause = st_.program.clauses[index];
-      locals_.clear();
-      std::unique_lock<std::mutex> lock(st_.mutex, std::defer_lock);
-      if (st_.clause_needs_lock[index]) lock.lock();
+    const bool is_end = probe_.type == bound_probe::kind::end;
+    for (const auto& c : probe_.compiled) {
+      if (st.exited.load(std::memory_order_relaxed) && !is_end &&
+          probe_.type != bound_probe::kind::error)
+        return;
+      locals.clear();
+      std::unique_lock<std::mutex> lock(st.mutex, std::defer_lock);
+      if (c.needs_lock) lock.lock();
       try {
-        if (clause.predicate && !truth(*clause.predicate)) continue;
-        record_.assign(clause.data_size, std::byte{0});
-        bool output = clause.default_action;
-        for (const auto& s : clause.statements) output |= statement(s);
-        if (output) emit(clause);
+        if (c.predicate && !c.predicate(*this)) continue;
+        record.assign(c.clause->data_size, std::byte{0});
+        bool output = c.clause->default_action;
+        for (const auto& s : c.statements) output |= s(*this);
+        if (output) emit(*c.clause);
       } catch (const fault_signal& f) {
         if (!lock.owns_lock()) lock.lock();
-        st_.faults.push_back({clause.id, probe_.info.id, f.what});
+        st.faults.push_back({c.clause->id, probe_.info.id, f.what});
         lock.unlock();
-        if (probe_.type != bound_probe::kind::error) error_probe(clause, f);
+        if (probe_.type != bound_probe::kind::error) error_probe(*c.clause, f);
       }
     }
-  }
-
- private:
-  // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
-  // arg4 the fault code, arg5 the faulting value.
-  void error_probe(const ir::clause& clause, const fault_signal& f) {
-    for (const auto& b : st_.probes)
-      if (b.type == bound_probe::kind::error) {
-        const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
-        runner(st_, b, error_args, cpu_).run();
-      }
   }
 
   std::uint32_t cpu() {
@@ -224,338 +282,608 @@ class runner {
     return cpu_;
   }
 
-  bool truth(const expr& e) {
-    const auto v = eval(e);
-    return e.t.is_string() ? true : v.i != 0;
+  engine::state& st;
+  std::span<const std::int64_t> args;
+  std::map<std::uint32_t, value> locals;
+  std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
+
+ private:
+  // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
+  // arg4 the fault code, arg5 the faulting value.
+  void error_probe(const ir::clause& clause, const fault_signal& f) {
+    for (const auto& b : st.probes)
+      if (b.type == bound_probe::kind::error) {
+        const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
+        runner(st, b, error_args, cpu_).run();
+      }
   }
 
   void emit(const ir::clause& clause) {
-    const std::size_t cost = record_.size() + 16;
-    if (st_.buffered_bytes + cost > st_.options.bufsize) {
-      st_.drops.fetch_add(1, std::memory_order_relaxed);
+    const std::size_t cost = record.size() + 16;
+    if (st.buffered_bytes + cost > st.options.bufsize) {
+      st.drops.fetch_add(1, std::memory_order_relaxed);
       return;
     }
-    st_.buffered_bytes += cost;
-    st_.buffer.push_back({clause.id, probe_.info.id, cpu(), record_});
+    st.buffered_bytes += cost;
+    st.buffer.push_back({clause.id, probe_.info.id, cpu(), record});
   }
 
-  void put(const ir::record& r, const value& v, const ir::type& t) {
-    if (r.offset + r.size > record_.size()) return;
-    auto* at = record_.data() + r.offset;
-    if (t.is_string()) {
-      std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size > 0 ? r.size - 1 : 0));
-    } else {
-      const auto bits = static_cast<std::uint64_t>(v.i);
-      std::memcpy(at, &bits, std::min<std::size_t>(r.size, 8));  // little-endian: low bytes first
+  const bound_probe& probe_;
+  std::uint32_t cpu_;
+};
+
+// ---- operators and subroutines, each chosen once by name ---------------------------------------
+
+inline std::int64_t divide(bool quotient, std::int64_t a, std::int64_t b, bool is_signed) {
+  if (b == 0) throw fault_signal{"divide-by-zero", fault_divide_by_zero, 0};
+  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+  if (is_signed) {
+    if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
+    return quotient ? a / b : a % b;
+  }
+  return static_cast<std::int64_t>(quotient ? ua / ub : ua % ub);
+}
+
+// An integer operator ("+", "<<" ...; "+=" names "+"): in 64 bits, signedness from the
+// operation's type. Any other name (",", "=") yields its right operand.
+using arithmetic_fn = std::int64_t (*)(std::int64_t a, std::int64_t b, bool is_signed);
+inline arithmetic_fn arithmetic_of(std::string_view op) {
+  using u = std::uint64_t;
+  using i = std::int64_t;
+  if (op.size() > 1 && op.back() == '=') op.remove_suffix(1);
+  if (op == "+") return [](i a, i b, bool) { return static_cast<i>(u(a) + u(b)); };
+  if (op == "-") return [](i a, i b, bool) { return static_cast<i>(u(a) - u(b)); };
+  if (op == "*") return [](i a, i b, bool) { return static_cast<i>(u(a) * u(b)); };
+  if (op == "/") return [](i a, i b, bool s) { return divide(true, a, b, s); };
+  if (op == "%") return [](i a, i b, bool s) { return divide(false, a, b, s); };
+  if (op == "&") return [](i a, i b, bool) { return a & b; };
+  if (op == "|") return [](i a, i b, bool) { return a | b; };
+  if (op == "^") return [](i a, i b, bool) { return a ^ b; };
+  if (op == "<<") return [](i a, i b, bool) { return static_cast<i>(u(a) << (u(b) & 63)); };
+  if (op == ">>")
+    return
+        [](i a, i b, bool s) { return s ? a >> (u(b) & 63) : static_cast<i>(u(a) >> (u(b) & 63)); };
+  return [](i, i b, bool) { return b; };
+}
+
+// Calls make(comparison) with the function object a comparison operator names, or returns
+// nullopt for an operator that compares nothing.
+template <class Make>
+std::optional<compiled_expr> with_comparison(const std::string& op, Make make) {
+  if (op == "==") return make(std::equal_to<>{});
+  if (op == "!=") return make(std::not_equal_to<>{});
+  if (op == "<") return make(std::less<>{});
+  if (op == "<=") return make(std::less_equal<>{});
+  if (op == ">") return make(std::greater<>{});
+  if (op == ">=") return make(std::greater_equal<>{});
+  return std::nullopt;
+}
+
+// D's subroutines over their evaluated arguments (at most three); strsize bounds the strings
+// they return.
+using subroutine_fn = value (*)(std::span<const value> a, std::size_t strsize);
+inline value clip(std::string s, std::size_t strsize) {
+  if (s.size() >= strsize) s.resize(strsize - 1);
+  return {0, std::move(s)};
+}
+inline std::string without_trailing_slashes(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+inline std::string from(const std::string& s, std::size_t at) {
+  return at == std::string::npos ? std::string() : s.substr(at);
+}
+inline std::int64_t position(std::size_t at) {
+  return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
+}
+inline subroutine_fn subroutine_of(const std::string& f) {
+  using args = std::span<const value>;
+  using size = std::size_t;
+  if (f == "strlen")
+    return [](args a, size) { return value{static_cast<std::int64_t>(a[0].s.size()), {}}; };
+  if (f == "strjoin") return [](args a, size n) { return clip(a[0].s + a[1].s, n); };
+  if (f == "substr")
+    return [](args a, size n) {
+      const auto len = static_cast<std::int64_t>(a[0].s.size());
+      auto start = a[1].i < 0 ? std::max<std::int64_t>(len + a[1].i, 0) : std::min(a[1].i, len);
+      auto length = a.size() > 2 ? a[2].i : len;
+      if (length < 0) length = std::max<std::int64_t>(len + length - start, 0);
+      return clip(a[0].s.substr(static_cast<size>(start), static_cast<size>(length)), n);
+    };
+  if (f == "strchr")
+    return [](args a, size) {
+      return value{0, from(a[0].s, a[0].s.find(static_cast<char>(a[1].i)))};
+    };
+  if (f == "strrchr")
+    return [](args a, size) {
+      return value{0, from(a[0].s, a[0].s.rfind(static_cast<char>(a[1].i)))};
+    };
+  if (f == "strstr")
+    return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
+  if (f == "index")
+    return [](args a, size) {
+      const size start = a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : 0;
+      return value{position(a[0].s.find(a[1].s, start)), {}};
+    };
+  if (f == "rindex")
+    return [](args a, size) {
+      const size start =
+          a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : std::string::npos;
+      return value{position(a[0].s.rfind(a[1].s, start)), {}};
+    };
+  if (f == "lltostr") return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
+  if (f == "basename")
+    return [](args a, size) {
+      const auto s = without_trailing_slashes(a[0].s);
+      const auto slash = s.rfind('/');
+      return value{0, slash == std::string::npos ? s : s.substr(slash + 1)};
+    };
+  if (f == "dirname")
+    return [](args a, size) {
+      const auto s = without_trailing_slashes(a[0].s);
+      const auto slash = s.rfind('/');
+      if (slash == std::string::npos) return value{0, "."};
+      return value{0, slash == 0 ? "/" : s.substr(0, slash)};
+    };
+  if (f == "copyinstr")
+    return [](args a, size n) {
+      const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
+      auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, n - 1));
+      if (!s) {
+        char what[64];
+        std::snprintf(what, sizeof what, "invalid address (0x%llx)",
+                      static_cast<unsigned long long>(a[0].i));
+        throw fault_signal{what, fault_bad_address, a[0].i};
+      }
+      return value{0, std::move(*s)};
+    };
+  if (f == "rand")
+    return [](args, size) {
+      thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
+      return value{static_cast<std::int32_t>(generator()), {}};
+    };
+  return [](args, size) { return value{}; };
+}
+
+// A key record from a D value: strings as they are, integers cut to the key's size.
+inline void set_record(agg::record& r, const agg::key_type& type, const value& v) {
+  r.type = type;
+  if (type.kind == agg::key_type::category::string) {
+    r.string.assign(v.s);
+    r.integer = 0;
+  } else {
+    r.string.clear();
+    r.integer = static_cast<std::uint64_t>(v.i) &
+                (type.size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * type.size)) - 1);
+  }
+}
+
+// The key of an update whose keys change from firing to firing, in keys reused per thread, one
+// per key count: no allocation once their strings have grown.
+inline const agg::dynamic_key& evaluated_key(runner& r, const std::vector<compiled_expr>& keys,
+                                             const std::vector<agg::key_type>& types) {
+  thread_local std::vector<agg::dynamic_key> scratch;
+  if (scratch.size() <= keys.size()) scratch.resize(keys.size() + 1);
+  auto& key = scratch[keys.size()];
+  key.records.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) set_record(key.records[i], types[i], keys[i](r));
+  return key;
+}
+
+// The rows of fixed keys this thread updated lately, by compiled aggregate statement: such an
+// update finds its row without a lookup. Statement ids are never reused, so an entry left by an
+// engine since destroyed is never read.
+struct cached_row {
+  std::uint64_t step = 0;
+  std::uint64_t* words = nullptr;
+};
+inline thread_local cached_row row_cache[64] = {};  // constant-initialized: no guard
+inline std::uint64_t next_step() {
+  static std::atomic<std::uint64_t> id{1};
+  return id++;
+}
+inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
+                                const agg::dynamic_key& key, std::uint64_t hash) {
+  auto& cached = row_cache[step % std::size(row_cache)];
+  if (cached.step != step) [[unlikely]]
+    cached = {step, a.words(key, hash)};
+  return a.current(cached.words);
+}
+
+// ---- the compiler -----------------------------------------------------------------------------
+
+// Compiles the clauses of one probe. The closures hold what they need by value, or point into the
+// engine's state (the program, the aggregations), which outlives them.
+class compiler {
+ public:
+  compiler(engine::state& st, const bound_probe& probe) : st_(st), probe_(probe) {}
+
+  compiled_clause clause(const ir::clause& c) {
+    compiled_clause out;
+    out.clause = &c;
+    out.needs_lock = needs_lock(c);
+    if (c.predicate) out.predicate = truth(*c.predicate);
+    for (const auto& s : c.statements) out.statements.push_back(statement(s));
+    return out;
+  }
+
+ private:
+  // Whether a clause touches state shared across threads.
+  bool needs_lock(const ir::clause& c) const {
+    bool shared = c.default_action;
+    const auto visit = [&](const auto& self, const expr& e) -> void {
+      if (e.kind == kind_t::variable && st_.program.variables[e.index].where != ir::scope::clause)
+        shared = true;
+      for (const auto& k : e.kids) self(self, k);
+    };
+    if (c.predicate) visit(visit, *c.predicate);
+    for (const auto& s : c.statements) {
+      if (!s.records.empty()) shared = true;
+      for (const auto& e : s.args) visit(visit, e);
+      for (const auto& e : s.keys) visit(visit, e);
     }
+    return shared;
   }
 
-  // Runs one statement; true when it added data to the clause's record.
-  bool statement(const ir::statement& s) {
+  compiled_step statement(const ir::statement& s) {
     switch (s.kind) {
       case ir::action::expression:
-        (void)eval(s.args[0]);
-        return false;
+        return [x = compile(s.args[0])](runner& r) {
+          (void)x(r);
+          return false;
+        };
       case ir::action::aggregate:
-        aggregate(s);
-        return false;
+        return aggregate(s);
       case ir::action::printa:
       case ir::action::clear:
       case ir::action::denormalize:
-        for (std::size_t i = 0; i < s.records.size(); ++i) {
-          const auto id = s.kind == ir::action::printa ? s.aggregations[i] : s.aggregation;
-          put(s.records[i], {id, {}}, s.records[i].t);
-        }
-        return true;
+        return [&s](runner& r) {
+          for (std::size_t i = 0; i < s.records.size(); ++i) {
+            const auto id = s.kind == ir::action::printa ? s.aggregations[i] : s.aggregation;
+            put(r.record, s.records[i], {id, {}}, s.records[i].t);
+          }
+          return true;
+        };
       case ir::action::trunc:
-      case ir::action::normalize:
-        put(s.records[0], {s.aggregation, {}}, s.records[0].t);
-        if (s.records.size() > 1) put(s.records[1], eval(s.args[0]), s.records[1].t);
-        return true;
-      case ir::action::exit: {
-        const auto v = eval(s.args[0]);
-        put(s.records[0], v, s.records[0].t);
-        st_.status.store(static_cast<int>(v.i), std::memory_order_relaxed);
-        st_.exited.store(true, std::memory_order_release);
-        return true;
+      case ir::action::normalize: {
+        compiled_expr n = s.records.size() > 1 ? compile(s.args[0]) : compiled_expr();
+        return [&s, n](runner& r) {
+          put(r.record, s.records[0], {s.aggregation, {}}, s.records[0].t);
+          if (n) put(r.record, s.records[1], n(r), s.records[1].t);
+          return true;
+        };
       }
+      case ir::action::exit:
+        return [&s, status = compile(s.args[0])](runner& r) {
+          const auto v = status(r);
+          put(r.record, s.records[0], v, s.records[0].t);
+          r.st.status.store(static_cast<int>(v.i), std::memory_order_relaxed);
+          r.st.exited.store(true, std::memory_order_release);
+          return true;
+        };
       case ir::action::setopt:
-        return false;
+        return [](runner&) { return false; };
       case ir::action::stack:
       case ir::action::ustack:
-        return true;  // no frames in-process: the record stays zero
+        return [](runner&) { return true; };  // no frames in-process: the record stays zero
       case ir::action::trace:
-      case ir::action::printf:
-        for (std::size_t i = 0; i < s.args.size(); ++i) put(s.records[i], eval(s.args[i]), s.args[i].t);
-        return true;
-    }
-    return false;
-  }
-
-  void aggregate(const ir::statement& s) {
-    auto& a = *st_.aggregations[s.aggregation - 1];
-    // Reused keys, one per key count: no allocation once their strings have grown.
-    thread_local std::vector<agg::dynamic_key> scratch;
-    if (scratch.size() <= s.keys.size()) scratch.resize(s.keys.size() + 1);
-    auto& key = scratch[s.keys.size()];
-    key.records.resize(s.keys.size());
-    const auto& types = a.desc().keys;
-    for (std::size_t i = 0; i < s.keys.size(); ++i) {
-      auto& r = key.records[i];
-      r.type = types[i];
-      const auto v = eval(s.keys[i]);
-      if (types[i].kind == agg::key_type::category::string) {
-        r.string.assign(v.s);
-        r.integer = 0;
-      } else {
-        r.string.clear();
-        r.integer = static_cast<std::uint64_t>(v.i) &
-                    (types[i].size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * types[i].size)) - 1);
+      case ir::action::printf: {
+        std::vector<compiled_expr> args;
+        for (const auto& a : s.args) args.push_back(compile(a));
+        return [&s, args](runner& r) {
+          for (std::size_t i = 0; i < args.size(); ++i)
+            put(r.record, s.records[i], args[i](r), s.args[i].t);
+          return true;
+        };
       }
     }
-    const std::int64_t x = s.args.empty() ? 0 : eval(s.args[0]).i;
-    const std::int64_t incr = s.args.size() > 1 ? eval(s.args[1]).i : 1;
-    a.add(key, x, incr);
+    return [](runner&) { return false; };
+  }
+
+  // The aggregation's function is resolved to its policy here; keys that are the same at every
+  // firing of this probe (`@[probename]`, `@["reads"]`, none at all) are built and hashed here
+  // too, so that such an update only evaluates its arguments and takes its row from fixed_row().
+  compiled_step aggregate(const ir::statement& s) {
+    auto* a = st_.aggregations[s.aggregation - 1].get();
+    const auto types = a->desc().keys;
+    const bool all_fixed = std::all_of(s.keys.begin(), s.keys.end(),
+                                       [&](const expr& k) { return fixed(k).has_value(); });
+    agg::dynamic_key fixed_key;
+    std::vector<compiled_expr> keys;  // evaluated at each firing unless every key is fixed
+    for (std::size_t i = 0; i < s.keys.size(); ++i) {
+      if (all_fixed)
+        set_record(fixed_key.records.emplace_back(), types[i], *fixed(s.keys[i]));
+      else
+        keys.push_back(compile(s.keys[i]));
+    }
+    const auto fixed_hash = agg::dynamic_aggregation::hash(fixed_key);
+    compiled_expr x = s.args.empty() ? compiled_expr() : compile(s.args[0]);
+    compiled_expr incr = s.args.size() > 1 ? compile(s.args[1]) : compiled_expr();
+    return a->desc().fn.visit([&](const auto& fn) -> compiled_step {
+      return [a, fn, types, keys, fixed_key, fixed_hash, step = next_step(), x, incr](runner& r) {
+        const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types);
+        const std::int64_t value = x ? x(r).i : 0;
+        const std::int64_t by = incr ? incr(r).i : 1;
+        fn.add(key ? a->words(*key, agg::dynamic_aggregation::hash(*key))
+                   : fixed_row(*a, step, fixed_key, fixed_hash),
+               value, by);
+        return false;
+      };
+    });
   }
 
   // ---- expressions ---------------------------------------------------------------------------
 
-  std::string variable_key(const expr& e) {
-    // Thread-locals are per thread; array elements per key.
-    std::string k = std::to_string(e.index);
-    const auto& v = st_.program.variables[e.index];
-    if (v.where == ir::scope::thread) k += "@" + std::to_string(::gettid());
-    for (const auto& key : e.kids) {
-      const auto kv = eval(key);
-      k += key.t.is_string() ? "|s" + kv.s : "|i" + std::to_string(kv.i);
-      k.push_back('\0');
-    }
-    return k;
-  }
-
-  value load(const expr& e) {
-    const auto& v = st_.program.variables[e.index];
-    if (v.where == ir::scope::clause) return locals_[e.index];
-    if (v.where == ir::scope::global && v.keys.empty()) {
-      if (st_.globals.size() <= e.index) return {};
-      return st_.globals[e.index];
-    }
-    const auto it = st_.variables.find(variable_key(e));
-    return it == st_.variables.end() ? value{} : it->second;
-  }
-
-  void store(const expr& e, value x) {
-    const auto& v = st_.program.variables[e.index];
-    if (v.where == ir::scope::clause) {
-      locals_[e.index] = std::move(x);
-    } else if (v.where == ir::scope::global && v.keys.empty()) {
-      if (st_.globals.size() <= e.index) st_.globals.resize(st_.program.variables.size());
-      st_.globals[e.index] = std::move(x);
-    } else {
-      // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables.
-      const auto key = variable_key(e);
-      if ((v.value.is_string() && x.s.empty()) || (!v.value.is_string() && x.i == 0)) st_.variables.erase(key);
-      else st_.variables[key] = std::move(x);
+  // The value of an expression that is the same at every firing of this probe: literals, the
+  // probe's names and id, the executable's name, and casts of these.
+  std::optional<value> fixed(const expr& e) const {
+    using ir::builtin;
+    switch (e.kind) {
+      case kind_t::constant:
+        return value{e.value, {}};
+      case kind_t::string:
+        return value{0, e.text};
+      case kind_t::cast:
+        if (const auto v = fixed(e.kids[0])) return value{ir::fit(v->i, e.t), {}};
+        return std::nullopt;
+      case kind_t::builtin:
+        switch (static_cast<builtin>(e.index)) {
+          case builtin::execname:
+            return value{0, st_.execname};
+          case builtin::probeprov:
+            return value{0, probe_.info.provider};
+          case builtin::probemod:
+            return value{0, probe_.info.module};
+          case builtin::probefunc:
+            return value{0, probe_.info.function};
+          case builtin::probename:
+            return value{0, probe_.info.name};
+          case builtin::epid:
+            return value{0, {}};
+          case builtin::id:
+            return value{probe_.info.id, {}};
+          default:
+            return std::nullopt;
+        }
+      default:
+        return std::nullopt;
     }
   }
 
-  value builtin(const expr& e) {
+  compiled_step truth(const expr& e) {
+    if (e.t.is_string())
+      return [x = compile(e)](runner& r) {
+        (void)x(r);
+        return true;
+      };
+    return [x = compile(e)](runner& r) { return x(r).i != 0; };
+  }
+
+  compiled_expr compile(const expr& e) {
+    if (const auto v = fixed(e)) return [v = *v](runner&) { return v; };
+    switch (e.kind) {
+      case kind_t::builtin:
+        return builtin_value(e);
+      case kind_t::variable: {
+        const auto v = variable(e);
+        return [v](runner& r) { return v.load(r); };
+      }
+      case kind_t::unary: {
+        auto x = compile(e.kids[0]);
+        if (e.text == "!") {
+          if (e.kids[0].t.is_string())
+            return [x](runner& r) {
+              (void)x(r);
+              return value{0, {}};
+            };
+          return [x](runner& r) { return value{x(r).i == 0, {}}; };
+        }
+        // D computes in 64 bits; only stores, casts and records narrow a value to its type.
+        if (e.text == "-")
+          return [x](runner& r) {
+            return value{static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x(r).i)), {}};
+          };
+        if (e.text == "~") return [x](runner& r) { return value{~x(r).i, {}}; };
+        return [x](runner& r) { return value{x(r).i, {}}; };
+      }
+      case kind_t::binary:
+        return binary(e);
+      case kind_t::conditional:
+        return [c = truth(e.kids[0]), a = compile(e.kids[1]), b = compile(e.kids[2])](runner& r) {
+          return c(r) ? a(r) : b(r);
+        };
+      case kind_t::assign: {
+        const auto target = variable(e.kids[0]);
+        auto x = compile(e.kids[1]);
+        const auto t = e.t;
+        if (e.text == "=")
+          return [target, x, t](runner& r) {
+            auto v = x(r);
+            if (!t.is_string()) v.i = ir::fit(v.i, t);
+            target.store(r, v);
+            return v;
+          };
+        return [target, x, t, op = arithmetic_of(e.text)](runner& r) {
+          auto v = x(r);
+          v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
+          target.store(r, v);
+          return v;
+        };
+      }
+      case kind_t::increment:
+        return [target = variable(e.kids[0]), t = e.t, step = e.text == "++" ? 1 : -1,
+                prefix = e.value != 0](runner& r) {
+          const auto old = target.load(r);
+          const auto updated = value{ir::fit(old.i + step, t), {}};
+          target.store(r, updated);
+          return prefix ? updated : old;
+        };
+      case kind_t::cast:
+        return [x = compile(e.kids[0]), t = e.t](runner& r) {
+          return value{ir::fit(x(r).i, t), {}};
+        };
+      case kind_t::stringof:
+        if (e.kids[0].t.is_string())
+          return [x = compile(e.kids[0])](runner& r) { return value{0, x(r).s}; };
+        return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
+      case kind_t::call: {
+        std::vector<compiled_expr> args;
+        for (const auto& k : e.kids) args.push_back(compile(k));
+        if (args.size() > 3)
+          throw engine_error("subroutine " + e.text + "() takes at most 3 arguments");
+        const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
+        return [args, strsize, f = subroutine_of(e.text)](runner& r) {
+          std::array<value, 3> a;
+          for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i](r);
+          return f(std::span<const value>(a.data(), args.size()), strsize);
+        };
+      }
+      case kind_t::constant:
+      case kind_t::string:
+        break;  // fixed() took them
+    }
+    return [](runner&) { return value{}; };
+  }
+
+  compiled_expr builtin_value(const expr& e) {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
-      case builtin::arg: return {static_cast<std::size_t>(e.value) < args_.size() ? args_[e.value] : 0, {}};
-      case builtin::timestamp: return {static_cast<std::int64_t>(now(CLOCK_MONOTONIC)), {}};
-      case builtin::vtimestamp: return {static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID)), {}};
-      case builtin::walltimestamp: return {static_cast<std::int64_t>(now(CLOCK_REALTIME)), {}};
-      case builtin::pid: return {::getpid(), {}};
-      case builtin::ppid: return {::getppid(), {}};
-      case builtin::tid: return {::gettid(), {}};
-      case builtin::uid: return {::getuid(), {}};
-      case builtin::gid: return {::getgid(), {}};
-      case builtin::cpu: return {cpu(), {}};
-      case builtin::execname: return {0, st_.execname};
-      case builtin::probeprov: return {0, probe_.info.provider};
-      case builtin::probemod: return {0, probe_.info.module};
-      case builtin::probefunc: return {0, probe_.info.function};
-      case builtin::probename: return {0, probe_.info.name};
-      case builtin::epid: return {0, {}};
-      case builtin::id: return {probe_.info.id, {}};
-      default: return {};
+      case builtin::arg:
+        return [n = static_cast<std::size_t>(e.value)](runner& r) {
+          return value{n < r.args.size() ? r.args[n] : 0, {}};
+        };
+      case builtin::timestamp:
+        return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_MONOTONIC)), {}}; };
+      case builtin::vtimestamp:
+        return [](runner&) {
+          return value{static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID)), {}};
+        };
+      case builtin::walltimestamp:
+        return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_REALTIME)), {}}; };
+      case builtin::pid:
+        return [](runner&) { return value{::getpid(), {}}; };
+      case builtin::ppid:
+        return [](runner&) { return value{::getppid(), {}}; };
+      case builtin::tid:
+        return [](runner&) { return value{::gettid(), {}}; };
+      case builtin::uid:
+        return [](runner&) { return value{::getuid(), {}}; };
+      case builtin::gid:
+        return [](runner&) { return value{::getgid(), {}}; };
+      case builtin::cpu:
+        return [](runner& r) { return value{r.cpu(), {}}; };
+      default:
+        return [](runner&) { return value{}; };
     }
   }
 
-  static std::int64_t divide(const std::string& op, std::int64_t a, std::int64_t b, const ir::type& t) {
-    if (b == 0) throw fault_signal{"divide-by-zero", fault_divide_by_zero, 0};
-    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-    if (t.is_signed) {
-      if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
-      return op == "/" ? a / b : a % b;
+  compiled_expr binary(const expr& e) {
+    const auto& op = e.text;
+    if (op == "&&")
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) && b(r), {}};
+      };
+    if (op == "||")
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) || b(r), {}};
+      };
+    if (op == "^^")
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) != b(r), {}};
+      };
+    auto a = compile(e.kids[0]);
+    auto b = compile(e.kids[1]);
+    if (e.kids[0].t.is_string()) {
+      const auto compared = with_comparison(op, [&](auto holds) -> compiled_expr {
+        return [a, b, holds](runner& r) {
+          const auto x = a(r);
+          const auto y = b(r);
+          return value{holds(x.s.compare(y.s), 0), {}};
+        };
+      });
+      // Strings only compare; the checker allows nothing else.
+      return compared ? *compared : [](runner&) { return value{}; };
     }
-    return static_cast<std::int64_t>(op == "/" ? ua / ub : ua % ub);
-  }
-
-  static std::int64_t arithmetic(const std::string& op, std::int64_t a, std::int64_t b, const ir::type& t) {
-    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-    if (op == "+" || op == "+=") return static_cast<std::int64_t>(ua + ub);
-    if (op == "-" || op == "-=") return static_cast<std::int64_t>(ua - ub);
-    if (op == "*" || op == "*=") return static_cast<std::int64_t>(ua * ub);
-    if (op == "/" || op == "/=") return divide("/", a, b, t);
-    if (op == "%" || op == "%=") return divide("%", a, b, t);
-    if (op == "&" || op == "&=") return a & b;
-    if (op == "|" || op == "|=") return a | b;
-    if (op == "^" || op == "^=") return a ^ b;
-    if (op == "<<" || op == "<<=") return static_cast<std::int64_t>(ua << (ub & 63));
-    if (op == ">>" || op == ">>=")
-      return t.is_signed ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
-    return b;  // "="
-  }
-
-  value eval(const expr& e) {
-    switch (e.kind) {
-      case kind_t::constant: return {e.value, {}};
-      case kind_t::string: return {0, e.text};
-      case kind_t::builtin: return builtin(e);
-      case kind_t::variable: return load(e);
-      case kind_t::unary: {
-        const auto v = eval(e.kids[0]);
-        if (e.text == "!") return {e.kids[0].t.is_string() ? 0 : v.i == 0, {}};
-        // D computes in 64 bits; only stores, casts and records narrow a value to its type.
-        if (e.text == "-") return {static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.i)), {}};
-        if (e.text == "~") return {~v.i, {}};
-        return {v.i, {}};
-      }
-      case kind_t::binary: {
-        const auto& op = e.text;
-        if (op == "&&") return {truth(e.kids[0]) && truth(e.kids[1]), {}};
-        if (op == "||") return {truth(e.kids[0]) || truth(e.kids[1]), {}};
-        if (op == "^^") return {truth(e.kids[0]) != truth(e.kids[1]), {}};
-        const auto a = eval(e.kids[0]);
-        const auto b = eval(e.kids[1]);
-        if (e.kids[0].t.is_string()) {
-          const int c = a.s.compare(b.s);
-          if (op == "==") return {c == 0, {}};
-          if (op == "!=") return {c != 0, {}};
-          if (op == "<") return {c < 0, {}};
-          if (op == "<=") return {c <= 0, {}};
-          if (op == ">") return {c > 0, {}};
-          return {c >= 0, {}};
-        }
-        const auto& t = e.kids[0].t;
-        const bool s = t.is_signed;
-        const auto ua = static_cast<std::uint64_t>(a.i), ub = static_cast<std::uint64_t>(b.i);
-        if (op == "==") return {a.i == b.i, {}};
-        if (op == "!=") return {a.i != b.i, {}};
-        if (op == "<") return {s ? a.i < b.i : ua < ub, {}};
-        if (op == "<=") return {s ? a.i <= b.i : ua <= ub, {}};
-        if (op == ">") return {s ? a.i > b.i : ua > ub, {}};
-        if (op == ">=") return {s ? a.i >= b.i : ua >= ub, {}};
-        return {arithmetic(op, a.i, b.i, e.t), {}};
-      }
-      case kind_t::conditional: return truth(e.kids[0]) ? eval(e.kids[1]) : eval(e.kids[2]);
-      case kind_t::assign: {
-        auto v = eval(e.kids[1]);
-        if (e.text != "=") v.i = ir::fit(arithmetic(e.text, load(e.kids[0]).i, v.i, e.t), e.t);
-        else if (!e.t.is_string()) v.i = ir::fit(v.i, e.t);
-        store(e.kids[0], v);
-        return v;
-      }
-      case kind_t::increment: {
-        const auto old = load(e.kids[0]);
-        const auto updated = value{ir::fit(old.i + (e.text == "++" ? 1 : -1), e.t), {}};
-        store(e.kids[0], updated);
-        return e.value ? updated : old;
-      }
-      case kind_t::cast: return {ir::fit(eval(e.kids[0]).i, e.t), {}};
-      case kind_t::stringof: {
-        const auto v = eval(e.kids[0]);
-        return {0, e.kids[0].t.is_string() ? v.s : std::to_string(v.i)};
-      }
-      case kind_t::call: return call(e);
-    }
-    return {};
-  }
-
-  value call(const expr& e) {
-    const auto& f = e.text;
-    std::vector<value> a;
-    for (const auto& k : e.kids) a.push_back(eval(k));
-    const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
-    const auto clip = [&](std::string s) {
-      if (s.size() >= strsize) s.resize(strsize - 1);
-      return value{0, std::move(s)};
+    const bool is_signed = e.kids[0].t.is_signed;
+    const auto compared = with_comparison(op, [&](auto holds) -> compiled_expr {
+      return [a, b, holds, is_signed](runner& r) {
+        const auto x = a(r).i;
+        const auto y = b(r).i;
+        return value{is_signed
+                         ? holds(x, y)
+                         : holds(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)),
+                     {}};
+      };
+    });
+    if (compared) return *compared;
+    return [a, b, op = arithmetic_of(op), is_signed = e.t.is_signed](runner& r) {
+      const auto x = a(r).i;
+      const auto y = b(r).i;
+      return value{op(x, y, is_signed), {}};
     };
-    if (f == "strlen") return {static_cast<std::int64_t>(a[0].s.size()), {}};
-    if (f == "strjoin") return clip(a[0].s + a[1].s);
-    if (f == "substr") {
-      const auto n = static_cast<std::int64_t>(a[0].s.size());
-      auto start = a[1].i < 0 ? std::max<std::int64_t>(n + a[1].i, 0) : std::min(a[1].i, n);
-      auto length = a.size() > 2 ? a[2].i : n;
-      if (length < 0) length = std::max<std::int64_t>(n + length - start, 0);
-      return clip(a[0].s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(length)));
-    }
-    if (f == "strchr" || f == "strrchr") {
-      const auto c = static_cast<char>(a[1].i);
-      const auto at = f == "strchr" ? a[0].s.find(c) : a[0].s.rfind(c);
-      return {0, at == std::string::npos ? std::string() : a[0].s.substr(at)};
-    }
-    if (f == "strstr") {
-      const auto at = a[0].s.find(a[1].s);
-      return {0, at == std::string::npos ? std::string() : a[0].s.substr(at)};
-    }
-    if (f == "index" || f == "rindex") {
-      std::size_t from = f == "index" ? 0 : std::string::npos;
-      if (a.size() > 2) from = static_cast<std::size_t>(std::max<std::int64_t>(a[2].i, 0));
-      const auto at = f == "index" ? a[0].s.find(a[1].s, from) : a[0].s.rfind(a[1].s, from);
-      return {at == std::string::npos ? -1 : static_cast<std::int64_t>(at), {}};
-    }
-    if (f == "lltostr") return {0, std::to_string(a[0].i)};
-    if (f == "basename" || f == "dirname") {
-      std::string s = a[0].s;
-      while (s.size() > 1 && s.back() == '/') s.pop_back();
-      const auto slash = s.rfind('/');
-      if (f == "basename") return {0, slash == std::string::npos ? s : s.substr(slash + 1)};
-      if (slash == std::string::npos) return {0, "."};
-      return {0, slash == 0 ? "/" : s.substr(0, slash)};
-    }
-    if (f == "copyinstr") {
-      const auto limit = a.size() > 1 ? static_cast<std::size_t>(a[1].i) : strsize - 1;
-      const auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, strsize - 1));
-      if (!s) {
-        char what[64];
-        std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(a[0].i));
-        throw fault_signal{what, fault_bad_address, a[0].i};
+  }
+
+  // A D variable, read and written where its scope keeps it.
+  struct variable_ref {
+    std::uint32_t index = 0;
+    ir::scope where = ir::scope::global;
+    bool is_string = false;
+    bool keyed = false;  // an associative array
+    std::vector<compiled_expr> keys;
+    std::vector<bool> key_is_string;
+
+    value load(runner& r) const {
+      if (where == ir::scope::clause) return r.locals[index];
+      if (where == ir::scope::global && !keyed) {
+        if (r.st.globals.size() <= index) return {};
+        return r.st.globals[index];
       }
-      return {0, *s};
+      const auto it = r.st.variables.find(element(r));
+      return it == r.st.variables.end() ? value{} : it->second;
     }
-    if (f == "rand") {
-      thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
-      return {static_cast<std::int32_t>(generator()), {}};
+
+    void store(runner& r, value x) const {
+      if (where == ir::scope::clause) {
+        r.locals[index] = std::move(x);
+      } else if (where == ir::scope::global && !keyed) {
+        if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
+        r.st.globals[index] = std::move(x);
+      } else {
+        // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables.
+        const auto k = element(r);
+        if ((is_string && x.s.empty()) || (!is_string && x.i == 0))
+          r.st.variables.erase(k);
+        else
+          r.st.variables[k] = std::move(x);
+      }
     }
-    return {};
+
+    // Thread-locals are per thread; array elements per key.
+    std::string element(runner& r) const {
+      std::string k = std::to_string(index);
+      if (where == ir::scope::thread) k += "@" + std::to_string(::gettid());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto kv = keys[i](r);
+        k += key_is_string[i] ? "|s" + kv.s : "|i" + std::to_string(kv.i);
+        k.push_back('\0');
+      }
+      return k;
+    }
+  };
+
+  variable_ref variable(const expr& e) {
+    const auto& v = st_.program.variables[e.index];
+    variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {}};
+    for (const auto& k : e.kids) {
+      out.keys.push_back(compile(k));
+      out.key_is_string.push_back(k.t.is_string());
+    }
+    return out;
   }
 
   engine::state& st_;
   const bound_probe& probe_;
-  std::span<const std::int64_t> args_;
-  std::uint32_t cpu_;
-  std::map<std::uint32_t, value> locals_;
-  std::vector<std::byte> record_;
 };
-
-// Whether a clause touches state shared across threads (and so runs under the engine's lock).
-inline bool needs_lock(const ir::clause& c, const ir::program& p) {
-  bool shared = c.default_action;
-  const auto visit = [&](const auto& self, const expr& e) -> void {
-    if (e.kind == kind_t::variable && p.variables[e.index].where != ir::scope::clause) shared = true;
-    for (const auto& k : e.kids) self(self, k);
-  };
-  if (c.predicate) visit(visit, *c.predicate);
-  for (const auto& s : c.statements) {
-    if (!s.records.empty()) shared = true;
-    for (const auto& e : s.args) visit(visit, e);
-    for (const auto& e : s.keys) visit(visit, e);
-  }
-  return shared;
-}
 
 }  // namespace detail
 
@@ -571,8 +899,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
     if (f) std::fclose(f);
     while (!st.execname.empty() && st.execname.back() == '\n') st.execname.pop_back();
   }
-  for (const auto& d : program.aggregations) st.aggregations.push_back(std::make_unique<agg::dynamic_aggregation>(d));
-  for (const auto& c : program.clauses) st.clause_needs_lock.push_back(detail::needs_lock(c, program));
+  for (const auto& d : program.aggregations)
+    st.aggregations.push_back(std::make_unique<agg::dynamic_aggregation>(d));
   st.globals.resize(program.variables.size());
 
   using detail::bound_probe;
@@ -629,7 +957,11 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
                                 : ""));
     }
   }
-  for (const auto& b : st.probes) st.infos.push_back(b.info);
+  for (auto& b : st.probes) {
+    detail::compiler compile(st, b);
+    for (const auto ci : b.clauses) b.compiled.push_back(compile.clause(st.program.clauses[ci]));
+    st.infos.push_back(b.info);
+  }
 }
 
 engine::~engine() {
@@ -676,6 +1008,7 @@ void engine::go() {
   for (const auto& b : st.probes)
     if (b.type == kind::begin) detail::runner(st, b, {}, 0).run();
   if (st.exited.load()) return;
+  if (membarrier_registered()) membarrier_ready.store(true, std::memory_order_relaxed);
   engine::state* none = nullptr;
   if (!active_engine.compare_exchange_strong(none, state_.get()))
     throw engine_error("another D program already has this process's DTPP_PROBE sites");
@@ -747,12 +1080,18 @@ agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *sta
 
 void fire(probe_site& site, std::span<const std::int64_t> args) {
   auto& count = my_firings();
-  count.value.fetch_add(1, std::memory_order_acquire);
-  auto* st = active_engine.load(std::memory_order_acquire);
+  const auto under_way = count.value.load(std::memory_order_relaxed);
+  count.value.store(under_way + 1, std::memory_order_relaxed);
+  // The count before the engine is read: detach_sites' membarrier, or this fence, orders the two.
+  if (membarrier_ready.load(std::memory_order_relaxed))
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  auto* st = active_engine.load(std::memory_order_seq_cst);
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
       site.probe <= st->probes.size())
     detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu).run();
-  count.value.fetch_sub(1, std::memory_order_release);
+  count.value.store(under_way, std::memory_order_release);
 }
 
 }  // namespace dtpp::inproc
