@@ -336,8 +336,9 @@ struct driver::state {
     }
   }
 
-  // Hash maps allocate entries as keys arrive (BPF_F_NO_PREALLOC): preallocating aggsize and
-  // dynvarsize worth of entries on every CPU made attaching take tens of milliseconds.
+  // Hash maps are preallocated: without (BPF_F_NO_PREALLOC), a program adding two new keys in
+  // one run (BEGIN filling a table, a burst on one CPU) found the kernel's per-CPU element cache
+  // empty and lost them. Preallocation is most of the time attaching takes.
   void create_maps() {
     maps.resize(map_fixed);
     for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
@@ -348,14 +349,13 @@ struct driver::state {
       if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
       else
         maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_HASH, "dtpp_agg", plan.key_size[i], value,
-                                static_cast<std::uint32_t>(entries), BPF_F_NO_PREALLOC));
+                                static_cast<std::uint32_t>(entries)));
     }
     for (std::size_t id = 0; id < program.variables.size(); ++id) {
       if (plan.variable_map[id] == 0) continue;
       const auto key = plan.variable_key_size[id], value = plan.variable_value_size[id];
       const auto entries = std::max<std::size_t>(options.dynvarsize / (key + value), 1);
-      maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries),
-                              BPF_F_NO_PREALLOC));
+      maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
     }
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
     std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 namespace dtpp::kernel {
@@ -82,6 +83,15 @@ constexpr numbered syscall_numbers[] = {
 
 }  // namespace
 
+// Calls newer than Debian 12's headers. From 424 on, every architecture numbers new calls alike
+// (each checked here by calling it under its own syscalls tracepoint).
+constexpr numbered newer_syscalls[] = {
+    {"cachestat", 451}, {"fchmodat2", 452}, {"futex_wake", 454}, {"futex_wait", 455},
+    {"futex_requeue", 456}, {"statmount", 457}, {"listmount", 458}, {"lsm_get_self_attr", 459},
+    {"lsm_set_self_attr", 460}, {"lsm_list_modules", 461}, {"mseal", 462}, {"setxattrat", 463},
+    {"getxattrat", 464}, {"listxattrat", 465}, {"removexattrat", 466}, {"open_tree_attr", 467},
+    {"file_getattr", 468}, {"file_setattr", 469}};
+
 std::optional<std::uint32_t> syscall_number(const std::string& name) {
   // The tracepoints carry the kernel's function names; a few differ from the calls' names.
   static const std::pair<const char*, const char*> renamed[] = {
@@ -90,8 +100,9 @@ std::optional<std::uint32_t> syscall_number(const std::string& name) {
   std::string call = name;
   for (const auto& [tracepoint, syscall] : renamed)
     if (call == tracepoint) call = syscall;
-  for (const auto& s : syscall_numbers)
-    if (call == s.name) return s.number;
+  for (const auto table : {std::span<const numbered>(syscall_numbers), std::span<const numbered>(newer_syscalls)})
+    for (const auto& s : table)
+      if (call == s.name) return s.number;
   return std::nullopt;
 }
 

@@ -26,6 +26,7 @@
 
 #include "dtpp/agg/thread_index.hpp"
 #include "dtpp/inproc/engine.hpp"
+#include "dtpp/ir/period.hpp"
 #include "dtpp/inproc/probe.hpp"
 
 namespace dtpp::inproc {
@@ -73,23 +74,6 @@ inline std::uint64_t now(clockid_t clock) {
 
 inline bool field_matches(const std::string& pattern, const std::string& text) {
   return pattern.empty() || ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
-
-// profile-N / tick-N period in nanoseconds (the checker has validated the name).
-inline std::uint64_t period_of(const std::string& name) {
-  const auto digits = name.substr(name.find('-') + 1);
-  std::size_t n = 0;
-  while (n < digits.size() && std::isdigit(static_cast<unsigned char>(digits[n]))) ++n;
-  const double count = std::strtod(digits.substr(0, n).c_str(), nullptr);
-  std::string suffix = digits.substr(n);
-  for (auto& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  struct unit { const char* name; double ns; };
-  static const unit units[] = {{"ns", 1}, {"nsec", 1}, {"us", 1e3}, {"usec", 1e3}, {"ms", 1e6},
-                               {"msec", 1e6}, {"s", 1e9}, {"sec", 1e9}, {"m", 60e9}, {"min", 60e9},
-                               {"h", 3600e9}, {"hour", 3600e9}, {"d", 86400e9}, {"day", 86400e9}};
-  for (const auto& u : units)
-    if (suffix == u.name) return static_cast<std::uint64_t>(count * u.ns);
-  return static_cast<std::uint64_t>(1e9 / count);
 }
 
 // Reads a C string of this process without faulting on a bad address.
@@ -935,7 +919,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
       if (profile_name && p.name.find_first_of("*?[") == std::string::npos && matches("profile", "", "", p.name)) {
         bound_probe b;
         b.type = p.name[0] == 't' ? bound_probe::kind::tick : bound_probe::kind::profile;
-        b.period = detail::period_of(p.name);
+        b.period = ir::period_of(p.name);
         b.info = {0, "profile", "", "", p.name};
         bind(std::move(b), ci);
         matched = true;
