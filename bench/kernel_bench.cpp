@@ -28,7 +28,7 @@
 
 namespace {
 
-constexpr int workload_calls = 200000;
+constexpr int workload_calls = 1000000;
 
 // ---- workloads ---------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ using ir::expr;
 using kind_t = ir::expr::kind_t;
 
 constexpr std::int16_t misc_slot = -392;  // 8 bytes for helper arguments (map keys, reads)
+constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
 
 std::int16_t temp(int depth) {
@@ -79,6 +80,22 @@ class builder {
     e_.mov(r7, r0);
     lookup_fixed(map_globals, out);
     e_.mov(r8, r0);
+    if (uses_thread_storage()) {
+      // The thread's variables, created on its first firing; without memory for them, the
+      // firing is a dynamic-variable drop.
+      const auto have = e_.make_label();
+      e_.call(BPF_FUNC_get_current_task_btf);
+      e_.mov(r2, r0);
+      e_.load_map(r1, static_cast<int>(l_.thread_map));
+      e_.mov(r3, 0);
+      e_.mov(r4, BPF_LOCAL_STORAGE_GET_F_CREATE);
+      e_.call(BPF_FUNC_task_storage_get);
+      e_.jump_if(BPF_JNE, r0, 0, have);
+      count_drop(drop_dynamic);
+      e_.jump(out);
+      e_.bind(have);
+      e_.store(r10, thread_slot, r0);
+    }
     if (t_.probe_table) {
       // A raw_syscalls program: the system call's number (at 8) indexes the probe table; calls
       // no probe asked for have probe id 0 there. The entry is copied to scratch, where records
@@ -107,6 +124,26 @@ class builder {
 
  private:
   // ---- helpers -------------------------------------------------------------------------------
+
+  // Whether this program's clauses use a thread-local scalar (self->x).
+  bool uses_thread_storage() const {
+    bool uses = false;
+    const auto visit = [&](const auto& self, const expr& e) -> void {
+      if (e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
+          p_.variables[e.index].keys.empty())
+        uses = true;
+      for (const auto& k : e.kids) self(self, k);
+    };
+    for (const auto index : t_.clauses) {
+      const auto& c = p_.clauses[index];
+      if (c.predicate) visit(visit, *c.predicate);
+      for (const auto& st : c.statements) {
+        for (const auto& e : st.args) visit(visit, e);
+        for (const auto& e : st.keys) visit(visit, e);
+      }
+    }
+    return uses;
+  }
 
   // r0 = element 0 of an array map; to `fail` when absent.
   void lookup_fixed(std::uint32_t map, label fail) {
@@ -482,13 +519,24 @@ class builder {
     return at;
   }
 
-  bool in_map(const ir::variable& v) const { return v.where == ir::scope::thread || !v.keys.empty(); }
+  // Associative arrays (and thread-local ones) live in hash maps; the other variables at fixed
+  // offsets: globals in the globals map, clause-locals in scratch, thread-locals in the thread's
+  // task storage.
+  static bool in_map(const ir::variable& v) { return !v.keys.empty(); }
+
+  // The register holding a fixed-offset variable's base (r9 for the thread's storage).
+  reg direct_base(const ir::variable& v) {
+    if (v.where == ir::scope::clause) return r7;
+    if (v.where == ir::scope::global) return r8;
+    e_.load(r9, r10, thread_slot);
+    return r9;
+  }
 
   // r0 = an integer variable's value (0 when a dynamic variable does not exist).
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
     if (!in_map(v)) {
-      const reg base = v.where == ir::scope::clause ? r7 : r8;
+      const reg base = direct_base(v);
       e_.load(r0, base, off16(l_.variable_offset[e.index]), v.value.size >= 8 ? 8 : v.value.size);
       e_.extend(r0, v.value.size, v.value.is_signed);
       return;
@@ -507,7 +555,7 @@ class builder {
   void store_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
     if (!in_map(v)) {
-      const reg base = v.where == ir::scope::clause ? r7 : r8;
+      const reg base = direct_base(v);
       e_.store(base, off16(l_.variable_offset[e.index]), r0, v.value.size >= 8 ? 8 : v.value.size);
       return;
     }
@@ -581,7 +629,7 @@ class builder {
       }
       case kind_t::variable: {
         const auto& v = p_.variables[e.index];
-        if (!in_map(v)) return {v.where == ir::scope::clause ? r7 : r8, l_.variable_offset[e.index]};
+        if (!in_map(v)) return {direct_base(v), l_.variable_offset[e.index]};
         const auto key = variable_key(e, depth);
         const place at{r7, s_.allocate(l_.strsize)};
         const auto done = e_.make_label();
@@ -602,9 +650,9 @@ class builder {
         const auto from = eval_string(e.kids[1], depth);
         const auto& v = p_.variables[e.kids[0].index];
         if (!in_map(v)) {
-          const place to{v.where == ir::scope::clause ? r7 : r8, l_.variable_offset[e.kids[0].index]};
+          const place to{direct_base(v), l_.variable_offset[e.kids[0].index]};
           copy(to, from, l_.strsize);
-          return to;
+          return from;
         }
         const auto key = variable_key(e.kids[0], depth);
         store_dynamic(e.kids[0].index, key, from, depth);
@@ -1046,10 +1094,13 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   for (const auto& v : program.variables) {
     const auto size = v.value.is_string() ? l.strsize : 8;
     std::uint32_t offset = 0, map = 0, key = 0;
-    if (v.where == ir::scope::thread || !v.keys.empty()) {
+    if (!v.keys.empty()) {
       map = next_map++;
       key = v.where == ir::scope::thread ? 8 : 0;
       for (const auto& k : v.keys) key += k.is_string() ? l.strsize : 8;
+    } else if (v.where == ir::scope::thread) {
+      offset = l.thread_storage_size;
+      l.thread_storage_size += size;
     } else if (v.where == ir::scope::clause) {
       offset = scratch.allocate(size);
     } else {
@@ -1061,6 +1112,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     l.variable_key_size.push_back(std::max<std::uint32_t>(key, 8));
     l.variable_value_size.push_back(size);
   }
+  if (l.thread_storage_size) l.thread_map = next_map++;
   return l;
 }
 

@@ -60,8 +60,10 @@ inline constexpr std::uint32_t global_generations = 16;  ///< one word per aggre
 struct layout {
   std::uint32_t strsize = 256;
   std::uint32_t globals_size = 0;
-  std::vector<std::uint32_t> variable_offset;  ///< globals (scalars) or scratch (clause-locals)
-  std::vector<std::uint32_t> variable_map;     ///< map index of thread-locals and arrays; 0 else
+  std::vector<std::uint32_t> variable_offset;  ///< in the globals, scratch (clause-locals) or task storage (thread-locals)
+  std::vector<std::uint32_t> variable_map;     ///< map index of associative arrays; 0 else
+  std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars
+  std::uint32_t thread_map = 0;                ///< their task-storage map's index (after the others)
   std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
   std::vector<std::uint32_t> key_size;         ///< per aggregation: bytes of its kernel key
   /// Per aggregation, each key's bytes in the kernel key: 8 for integers; for strings, the most

@@ -69,6 +69,29 @@ fd make_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint32_
   return fd(f);
 }
 
+// Thread-locals live in task storage, which the kernel frees with the thread. Such maps need BTF
+// for their key (an int) and value (here, bytes).
+fd make_thread_storage(std::uint32_t bytes) {
+  btf* types = btf__new_empty();
+  if (!types) throw error("creating BTF for thread-local variables: " + errno_text(errno));
+  const int int_type = btf__add_int(types, "int", 4, BTF_INT_SIGNED);
+  const int byte_type = btf__add_int(types, "unsigned char", 1, 0);
+  const int value_type = btf__add_array(types, int_type, byte_type, bytes);
+  const int loaded = int_type > 0 && byte_type > 0 && value_type > 0 ? btf__load_into_kernel(types) : -EINVAL;
+  if (loaded != 0) {
+    btf__free(types);
+    throw error("loading BTF for thread-local variables: " + errno_text(loaded));
+  }
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = static_cast<__u32>(btf__fd(types)),
+              .btf_key_type_id = static_cast<__u32>(int_type), .btf_value_type_id = static_cast<__u32>(value_type),
+              .map_flags = BPF_F_NO_PREALLOC);
+  const int f = bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, "dtpp_self", 4, bytes, 0, &opts);
+  const int e = errno;
+  btf__free(types);  // the map keeps its own reference to the loaded BTF
+  if (f < 0) throw error("creating the thread-local variables' task storage: " + errno_text(e));
+  return fd(f);
+}
+
 int perf_event_open(perf_event_attr& attr, int cpu) {
   return static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
 }
@@ -357,6 +380,7 @@ struct driver::state {
       const auto entries = std::max<std::size_t>(options.dynvarsize / (key + value), 1);
       maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
     }
+    if (plan.thread_storage_size) maps.push_back(make_thread_storage(plan.thread_storage_size));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
     std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     while (ring_bytes < options.bufsize) ring_bytes *= 2;

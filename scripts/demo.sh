@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs dtpp's main job: for now the in-process tracer demo.
+# Installs what is missing, builds, and runs dtpp's main job: examples/trace_syscalls.d traces the
+# live system for five seconds in the kernel. Where the kernel refuses (no root, no BPF, no
+# tracefs), dtpp says why and the in-process tracer demo runs instead.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/build.sh build
 
-demo=build/examples/native_tracer
-if [ ! -x "$demo" ]; then
-  echo "demo: $demo was not built: examples/native_tracer.cpp does not exist yet" >&2
-  exit 1
+if build/tools/dtpp -s examples/trace_syscalls.d; then
+  exit 0
 fi
-exec "$demo"
+echo "demo: the kernel refused (above); running the in-process tracer demo instead" >&2
+exec build/examples/native_tracer

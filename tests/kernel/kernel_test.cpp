@@ -12,8 +12,10 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -209,9 +211,9 @@ TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
   const int zero = ::open("/dev/zero", O_RDONLY);
   REQUIRE(zero >= 0);
   kernel::driver k(compile("syscall::read:entry /pid == " + me() + " && arg0 == " + std::to_string(zero) +
-                           "/ { self->ts = timestamp; }"
+                           "/ { self->ts = timestamp; self->who = execname; }"
                            " syscall::read:return /self->ts/ { @q = quantize(timestamp - self->ts); @n = count();"
-                           " @e = sum(errno); self->ts = 0; }"));
+                           " @e = sum(errno); @who[self->who] = count(); self->ts = 0; }"));
   k.go();
   char byte;
   for (int i = 0; i < 500; ++i) REQUIRE(::read(zero, &byte, 1) == 1);
@@ -228,6 +230,8 @@ TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
   CHECK(at_or_below_zero == 0);  // every latency is positive
   CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 500}});
   CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", 0}});
+  // execname is the kernel's 15-character comm
+  CHECK(first_words(k.aggregation(4).snapshot()) == std::map<std::string, std::int64_t>{{"dtpp_kernel_tes", 500}});
 }
 
 TEST_CASE("printf records arrive complete and in order") {
@@ -247,6 +251,22 @@ TEST_CASE("printf records arrive complete and in order") {
   CHECK(k.take_drops().empty());
 }
 
+// Seconds the hypervisor ran something else instead of each CPU (steal time, /proc/stat): a
+// virtual CPU that does not run takes no samples.
+std::vector<double> stolen_seconds() {
+  std::ifstream stat("/proc/stat");
+  std::vector<double> out;
+  std::string line;
+  while (std::getline(stat, line)) {
+    if (line.rfind("cpu", 0) != 0 || line[3] == ' ') continue;
+    std::istringstream fields(line.substr(line.find(' ')));
+    std::uint64_t value[8] = {};
+    for (auto& v : value) fields >> v;
+    out.push_back(static_cast<double>(value[7]) / static_cast<double>(::sysconf(_SC_CLK_TCK)));
+  }
+  return out;
+}
+
 // The run lasts from attachment to the second tick-1s, measured by the kernel: exit() stops
 // every clause there.
 TEST_CASE("profile-997 samples every busy CPU 997 times a second, ticks fire at their rates") {
@@ -257,20 +277,27 @@ TEST_CASE("profile-997 samples every busy CPU 997 times a second, ticks fire at 
   std::vector<std::thread> busy;
   for (unsigned i = 0; i < std::thread::hardware_concurrency(); ++i)
     busy.emplace_back([&] { while (spinning.load(std::memory_order_relaxed)) {} });
+  const auto stolen_before = stolen_seconds();
   k.go();
   for (int i = 0; i < 500 && !k.exited(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   k.stop();
+  const auto stolen_after = stolen_seconds();
   spinning = false;
   for (auto& t : busy) t.join();
   REQUIRE(k.exited());
+  // Between the rate over the time the CPU ran and the rate over the 2 s, within 3%: a timer
+  // delayed by less than its period still fires, a longer absence loses expirations.
+  const auto ran = [&](std::size_t cpu) { return 2 - (stolen_after.at(cpu) - stolen_before.at(cpu)); };
+  const auto at_rate = [&](std::int64_t n, double per_second, std::size_t cpu) {
+    INFO(n << " firings at " << per_second << "/s; CPU " << cpu << " ran " << ran(cpu) << " s of 2");
+    CHECK(static_cast<double>(n) >= 0.97 * per_second * ran(cpu));
+    CHECK(static_cast<double>(n) <= 1.03 * per_second * 2);
+  };
   const auto per_cpu = first_words(k.aggregation(1).snapshot());
   CHECK(per_cpu.size() == std::thread::hardware_concurrency());
-  for (const auto& [cpu, n] : per_cpu) {
-    INFO("CPU " << cpu);
-    CHECK(n == Approx(2 * 997).epsilon(0.03));
-  }
-  CHECK(first_words(k.aggregation(2).snapshot())[""] == Approx(2000).epsilon(0.03));
-  CHECK(first_words(k.aggregation(3).snapshot())[""] == Approx(200).epsilon(0.03));
+  for (const auto& [cpu, n] : per_cpu) at_rate(n, 997, std::stoul(cpu));
+  at_rate(first_words(k.aggregation(2).snapshot())[""], 1000, 0);
+  at_rate(first_words(k.aggregation(3).snapshot())[""], 100, 0);
 }
 
 TEST_CASE("a full ring buffer counts every lost record as a drop") {
@@ -381,11 +408,12 @@ TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
                     kernel::error);
   }
   CHECK(open_fds() == fds);
-  // The kernel frees closed programs and maps after RCU grace periods (seconds, under load).
-  auto now = bpf_objects();
-  for (int i = 0; i < 1000 && now != objects; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    now = bpf_objects();
-  }
-  CHECK(now == objects);
+  // The kernel frees closed programs and maps after RCU grace periods (seconds, under load); the
+  // objects of the tests before this one may still be going, so the count may end lower.
+  const auto returned = [&] {
+    const auto now = bpf_objects();
+    return now.first <= objects.first && now.second <= objects.second;
+  };
+  for (int i = 0; i < 1000 && !returned(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(returned());
 }
