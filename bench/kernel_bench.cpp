@@ -138,6 +138,8 @@ constexpr script count_comm = {"syscall::getppid:entry { @[execname] = count(); 
                                "tracepoint:syscalls:sys_enter_getppid { @[comm] = count(); }"};
 constexpr script count_tid = {"syscall::getppid:entry { @[tid] = count(); }",
                               "tracepoint:syscalls:sys_enter_getppid { @[tid] = count(); }"};
+// 30 get* calls: one raw_syscalls program serves them (docs/kernel.md).
+constexpr script count_tid_raw = {"syscall::get*:entry { @[tid] = count(); }", nullptr};
 constexpr script latency = {
     "syscall::read:entry { self->ts = timestamp; }"
     " syscall::read:return /self->ts/ { @h = quantize(timestamp - self->ts); @a = avg(timestamp - self->ts);"
@@ -180,7 +182,9 @@ WORKLOAD_BENCHMARK(under_dtpp, getppid_count_execname, getppid_loop, count_comm)
 WORKLOAD_BENCHMARK(under_bpftrace, getppid_count_comm, getppid_loop, count_comm);
 WORKLOAD_BENCHMARK(under_dtpp, getppid_count_tid, getppid_loop, count_tid);
 WORKLOAD_BENCHMARK(under_bpftrace, getppid_count_tid, getppid_loop, count_tid);
+WORKLOAD_BENCHMARK(under_dtpp, getppid_count_tid_on_raw_syscalls, getppid_loop, count_tid_raw);
 WORKLOAD_BENCHMARK(untraced, read, read_loop);
+WORKLOAD_BENCHMARK(under_dtpp, read_while_raw_syscalls_serves_others, read_loop, count_tid_raw);
 WORKLOAD_BENCHMARK(under_dtpp, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
 
