@@ -363,12 +363,12 @@ class builder {
     };
     lookup();
     e_.jump_if(BPF_JNE, r0, 0, found);
-    if (!d.keys.empty()) {  // a hash: a new key's entry starts as the initial value
-      e_.load(r1, r8, off16(generation));
-      e_.store(r7, off16(init), r1);
+    if (!d.keys.empty()) {
+      // A new key: its entry starts all zero (generation 0: each CPU's slot starts itself below).
+      lookup_fixed(l_.zero_map, done);
+      e_.mov(r3, r0);
       e_.load_map(r1, static_cast<int>(map));
       pointer(r2, {r7, key});
-      pointer(r3, {r7, init});
       e_.mov(r4, BPF_NOEXIST);
       e_.call(BPF_FUNC_map_update_elem);
       lookup();
@@ -377,9 +377,15 @@ class builder {
     }
     e_.jump(done);  // (an array's one entry is always found)
 
-    // A clear() since this CPU last updated the entry: it restarts from the initial value.
     e_.bind(found);
     e_.mov(r9, r0);
+    if (!d.keys.empty()) {  // this CPU's slot of the entry
+      e_.call(BPF_FUNC_get_smp_processor_id);
+      e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.cpus), done);
+      e_.alu(BPF_MUL, r0, static_cast<std::int32_t>(l_.slot_size[s.aggregation - 1]));
+      e_.alu(BPF_ADD, r9, r0);
+    }
+    // A clear() since this CPU last updated the entry: it restarts from the initial value.
     e_.load(r1, r8, off16(generation));
     e_.load(r2, r9, 0);
     e_.jump_if(BPF_JEQ, r1, r2, fresh);
@@ -1061,8 +1067,10 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
 
 }  // namespace
 
-layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, scratch_plan& scratch) {
+layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
+                   scratch_plan& scratch) {
   layout l;
+  l.cpus = cpus;
   for (const auto& o : program.options)
     if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
   l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
@@ -1090,6 +1098,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     for (const auto w : widths) key += w;
     l.key_widths.push_back(std::move(widths));
     l.key_size.push_back(d.keys.empty() ? 4 : key);  // no keys: a one-entry array
+    const auto entry = static_cast<std::uint32_t>(8 * (d.fn.words() + 1));
+    l.slot_size.push_back(d.keys.empty() ? entry : (entry + 63) & ~63u);
+    if (!d.keys.empty()) l.zero_size = std::max(l.zero_size, cpus * l.slot_size.back());
   }
   for (const auto& v : program.variables) {
     const auto size = v.value.is_string() ? l.strsize : 8;
@@ -1113,6 +1124,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     l.variable_value_size.push_back(size);
   }
   if (l.thread_storage_size) l.thread_map = next_map++;
+  if (l.zero_size) l.zero_map = next_map++;
   return l;
 }
 

@@ -65,6 +65,13 @@ struct layout {
   std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars
   std::uint32_t thread_map = 0;                ///< their task-storage map's index (after the others)
   std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
+  std::uint32_t cpus = 1;                      ///< possible CPUs: keyed aggregations' slots
+  /// Per aggregation, the bytes of one CPU's `[generation, words]` in its map value: a keyed
+  /// aggregation's value holds one slot per CPU, 64-byte aligned so that CPUs updating one key
+  /// write different cache lines; a keyless one is a per-CPU array entry.
+  std::vector<std::uint32_t> slot_size;
+  std::uint32_t zero_map = 0;   ///< an array whose one value (all zero) starts new keyed entries
+  std::uint32_t zero_size = 0;  ///< its bytes: the largest keyed aggregation value
   std::vector<std::uint32_t> key_size;         ///< per aggregation: bytes of its kernel key
   /// Per aggregation, each key's bytes in the kernel key: 8 for integers; for strings, the most
   /// any expression stored there can hold (16 for execname, a literal's length ...), so that
@@ -90,7 +97,8 @@ struct scratch_plan {
 
 /// Builds the layout of a program's variables and aggregations (no maps created yet) for the
 /// probes it enabled; `scratch` gets the part every program's scratch starts with.
-layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, scratch_plan& scratch);
+layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
+                   scratch_plan& scratch);
 
 /// Generates the BPF program for one target, allocating in its scratch. Map references are
 /// map-table indexes (map_scratch: the program's own scratch), to be replaced by fds

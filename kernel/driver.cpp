@@ -136,9 +136,9 @@ bool uses_task_fields(const ir::program& program) {
 class map_aggregation final : public agg::live_aggregation {
  public:
   map_aggregation(agg::descriptor desc, int map, std::uint32_t key_size, std::vector<std::uint32_t> widths,
-                  std::uint64_t* generation, std::uint32_t cpus)
+                  std::uint64_t* generation, std::uint32_t cpus, std::uint32_t stride)
       : desc_(std::move(desc)), map_(map), key_size_(key_size), widths_(std::move(widths)),
-        generation_(generation), cpus_(cpus), stride_(round8(static_cast<std::uint32_t>(8 * (desc_.fn.words() + 1)))) {}
+        generation_(generation), cpus_(cpus), stride_(stride) {}
 
   const agg::descriptor& desc() const override { return desc_; }
 
@@ -232,7 +232,7 @@ class map_aggregation final : public agg::live_aggregation {
   std::vector<std::uint32_t> widths_;
   std::uint64_t* generation_;
   std::uint32_t cpus_;
-  std::uint32_t stride_;  // bytes of one CPU's [generation, words]
+  std::uint32_t stride_;  // bytes from one CPU's [generation, words] to the next's in a lookup
   std::uint64_t normal_ = 1;
 };
 
@@ -367,11 +367,15 @@ struct driver::state {
     for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
       const auto& d = program.aggregations[i];
       const auto value = static_cast<std::uint32_t>(8 * (d.fn.words() + 1));
-      const auto entries = std::max<std::size_t>(options.aggsize / (plan.key_size[i] + value), 1);
-      // Without keys, a one-entry array, whose lookup the verifier inlines.
+      // Without keys, a one-entry per-CPU array, whose lookup the verifier inlines. With keys,
+      // a plain hash whose value holds a slot per CPU: a per-CPU hash allocates each entry's
+      // per-CPU value alone when preallocated, which took 143 ms for DTrace's default aggsize.
+      // Entries: aggsize per CPU, as DTrace sizes its per-CPU aggregation buffers.
+      const auto slot = plan.slot_size[i];
+      const auto entries = std::max<std::size_t>(options.aggsize / (plan.key_size[i] + slot), 1);
       if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
       else
-        maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_HASH, "dtpp_agg", plan.key_size[i], value,
+        maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_agg", plan.key_size[i], slot * cpus,
                                 static_cast<std::uint32_t>(entries)));
     }
     for (std::size_t id = 0; id < program.variables.size(); ++id) {
@@ -381,6 +385,7 @@ struct driver::state {
       maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
     }
     if (plan.thread_storage_size) maps.push_back(make_thread_storage(plan.thread_storage_size));
+    if (plan.zero_size) maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_zero", 4, plan.zero_size, 1));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
     std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     while (ring_bytes < options.bufsize) ring_bytes *= 2;
@@ -589,7 +594,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.infos, st.scratch_prefix);
+  st.plan = plan_layout(program, st.infos, st.cpus, st.scratch_prefix);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it.
   if (btf* vmlinux = uses_task_fields(program) ? btf__load_vmlinux_btf() : nullptr) {
@@ -609,7 +614,8 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   for (std::size_t i = 0; i < program.aggregations.size(); ++i)
     st.aggregations.push_back(std::make_unique<map_aggregation>(
         program.aggregations[i], st.maps[st.plan.aggregation_map[i]].get(), st.plan.key_size[i], st.plan.key_widths[i],
-        st.global(global_generations + 8 * static_cast<std::uint32_t>(i)), st.cpus));
+        st.global(global_generations + 8 * static_cast<std::uint32_t>(i)), st.cpus,
+        program.aggregations[i].keys.empty() ? round8(st.plan.slot_size[i]) : st.plan.slot_size[i]));
   st.drops_reported.assign(drop_slots * st.cpus, 0);
 }
 

@@ -320,10 +320,10 @@ TEST_CASE("a full ring buffer counts every lost record as a drop") {
 
 TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
   REQUIRE_KERNEL();
-  // Count entries: 8-byte key, generation + one word: 24 bytes; 240 bytes hold 10 keys. The array
-  // a[int]: 8-byte key and value: 160 bytes hold 10 elements.
+  // A count() entry per CPU: 8-byte key and a 64-byte slot (generation and word, cache-line
+  // aligned): 720 bytes hold 10 keys. The array a[int]: 8-byte key and value: 160 bytes hold 10.
   kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 999/ { @[arg1] = count(); a[arg1] = 1; }"),
-                   {.aggsize = 240, .dynvarsize = 160});
+                   {.aggsize = 720, .dynvarsize = 160});
   k.go();
   for (int v = 0; v < 100; ++v) ::syscall(SYS_lseek, 999, v, SEEK_SET);
   k.stop();
