@@ -112,12 +112,18 @@ class bpftrace {
     ready_ = ::poll(&p, 1, 20000) == 1 && ::read(out[0], buffer, sizeof buffer) > 0;
     output_ = out[0];
   }
+  // bpftrace may miss a SIGINT that comes right after its BEGIN (and stay attached to the next
+  // variants' system calls): ask again until it is gone, then kill it.
   ~bpftrace() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGINT);
-      ::waitpid(pid_, nullptr, 0);
-    }
     if (output_ >= 0) ::close(output_);
+    if (pid_ <= 0) return;
+    for (int tries = 0; tries < 50; ++tries) {
+      ::kill(pid_, SIGINT);
+      ::usleep(100000);
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
   }
   bool ready() const { return ready_; }
 
