@@ -145,26 +145,20 @@ class map_aggregation final : public agg::live_aggregation {
   agg::dynamic_table snapshot() const override {
     agg::dynamic_table t(desc_, cpus_);
     t.set_normal(normal_);
-    std::vector<std::uint8_t> key(key_size_), next(key_size_);
-    std::vector<std::uint64_t> values(stride_ / 8 * cpus_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
-    const void* previous = nullptr;
-    while (bpf_map_get_next_key(map_, previous, next.data()) == 0) {
-      key.swap(next);
-      previous = key.data();
-      if (bpf_map_lookup_elem(map_, key.data(), values.data()) != 0) continue;  // removed meanwhile
+    for_each_entry([&](const std::uint8_t* key, const std::uint64_t* values) {
       // A key exists once some CPU wrote it (generation 0: never; trunc() writes 0 too).
       bool written = false;
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) written |= values[cpu * (stride_ / 8)] != 0;
-      if (!written) continue;
+      if (!written) return;
       const auto row = t.add_row(decode(key));
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) {
-        const auto* part = values.data() + cpu * (stride_ / 8);
+        const auto* part = values + cpu * (stride_ / 8);
         if (part[0] != gen) continue;  // never updated on this CPU, or cleared since
         desc_.fn.merge(t.words(row).data(), part + 1);
         desc_.fn.merge(t.shard_words(row, cpu).data(), part + 1);
       }
-    }
+    });
     return t;
   }
 
@@ -191,17 +185,46 @@ class map_aggregation final : public agg::live_aggregation {
   void denormalize() override { normal_ = 1; }
 
  private:
-  agg::dynamic_key decode(const std::vector<std::uint8_t>& bytes) const {
+  // Calls visit(key bytes, every CPU's [generation, words]) for each entry, reading the map a
+  // batch of entries per system call.
+  template <class Visit>
+  void for_each_entry(Visit visit) const {
+    std::uint32_t batch = 256;
+    std::vector<std::uint8_t> keys;
+    std::vector<std::uint64_t> values;
+    __u32 token = 0;
+    bool started = false;
+    for (;;) {
+      keys.resize(static_cast<std::size_t>(batch) * key_size_);
+      values.resize(static_cast<std::size_t>(batch) * cpus_ * (stride_ / 8));
+      __u32 count = batch;
+      const int result = bpf_map_lookup_batch(map_, started ? &token : nullptr, &token, keys.data(),
+                                              values.data(), &count, nullptr);
+      const int failure = result == 0 ? 0 : errno;
+      if (failure == ENOSPC && count == 0) {  // one hash bucket holds more than a batch
+        batch *= 2;
+        continue;
+      }
+      if (failure != 0 && failure != ENOENT) throw error("reading an aggregation's map: " + errno_text(failure));
+      for (__u32 i = 0; i < count; ++i)
+        visit(keys.data() + static_cast<std::size_t>(i) * key_size_,
+              values.data() + static_cast<std::size_t>(i) * cpus_ * (stride_ / 8));
+      if (failure == ENOENT) return;
+      started = true;
+    }
+  }
+
+  agg::dynamic_key decode(const std::uint8_t* bytes) const {
     agg::dynamic_key k;
     std::size_t off = 0;
     for (std::size_t i = 0; i < desc_.keys.size(); ++i) {
       const auto& type = desc_.keys[i];
       if (type.kind == agg::key_type::category::string) {
-        const auto* text = reinterpret_cast<const char*>(bytes.data() + off);
+        const auto* text = reinterpret_cast<const char*>(bytes + off);
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else {
         std::uint64_t bits = 0;
-        std::memcpy(&bits, bytes.data() + off, 8);
+        std::memcpy(&bits, bytes + off, 8);
         k.records.push_back(agg::record::of_integer(type, bits));
       }
       off += widths_[i];
@@ -212,13 +235,9 @@ class map_aggregation final : public agg::live_aggregation {
   template <class Keep>
   void remove_unless(Keep keep) {
     std::vector<std::vector<std::uint8_t>> doomed;
-    std::vector<std::uint8_t> key(key_size_), next(key_size_);
-    const void* previous = nullptr;
-    while (bpf_map_get_next_key(map_, previous, next.data()) == 0) {
-      key.swap(next);
-      previous = key.data();
-      if (!keep(decode(key))) doomed.push_back(key);
-    }
+    for_each_entry([&](const std::uint8_t* key, const std::uint64_t*) {
+      if (!keep(decode(key))) doomed.emplace_back(key, key + key_size_);
+    });
     // An array's one entry cannot go: it is written back as never written.
     const std::vector<std::uint64_t> unwritten(stride_ / 8 * cpus_, 0);
     for (const auto& k : doomed)

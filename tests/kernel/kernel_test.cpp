@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
@@ -158,6 +159,43 @@ TEST_CASE("many system calls share one raw_syscalls program and are still told a
         std::map<std::string, std::int64_t>{{"getppid,entry", 2000}, {"read,entry", 1400}, {"write,entry", 600}});
   CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 90}});
   CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", -9}});
+}
+
+TEST_CASE("any tracepoint is a probe, its fields after the common ones are its arguments") {
+  REQUIRE_KERNEL();
+  // signal_generate's fields: sig, errno, code, comm[16], pid, group, result.
+  kernel::driver k(compile("tracepoint:signal::signal_generate /pid == " + me() +
+                           " && arg0 == 10/ { @[probeprov, probemod, probename] = count(); @s = sum(arg0); @p = max(arg4); }"));
+  REQUIRE(k.probes().size() == 1);
+  CHECK(k.probes()[0].provider == "tracepoint");
+  CHECK(k.probes()[0].module == "signal");
+  CHECK(k.probes()[0].function.empty());
+  CHECK(k.probes()[0].name == "signal_generate");
+  const auto previous = std::signal(SIGUSR1, [](int) {});
+  k.go();
+  for (int i = 0; i < 5; ++i) ::kill(::getpid(), SIGUSR1);
+  k.stop();
+  std::signal(SIGUSR1, previous);
+  CHECK(first_words(k.aggregation(1).snapshot()) ==
+        std::map<std::string, std::int64_t>{{"tracepoint,signal,signal_generate", 5}});
+  CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 50}});
+  CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", ::getpid()}});
+}
+
+TEST_CASE("snapshots read many keys in batches") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 999/ { @[arg1] = sum(arg1); }"));
+  k.go();
+  for (int v = 0; v < 3000; ++v) ::syscall(SYS_lseek, 999, v, SEEK_SET);
+  k.stop();
+  const auto t = k.aggregation(1).snapshot();
+  REQUIRE(t.size() == 3000);
+  std::int64_t total = 0;
+  for (std::size_t row = 0; row < t.size(); ++row) {
+    CHECK(static_cast<std::int64_t>(t.words(row)[0]) == static_cast<std::int64_t>(t.key(row).records[0].integer));
+    total += static_cast<std::int64_t>(t.words(row)[0]);
+  }
+  CHECK(total == 2999 * 3000 / 2);
 }
 
 // The same values through a system call argument (kernel) and a DTPP_PROBE (in-process).
