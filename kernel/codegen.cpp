@@ -19,12 +19,12 @@ constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
 
 std::int16_t temp(int depth) {
-  if (depth >= temp_slots) throw unsupported("expression nests too deeply for the kernel engine");
+  if (depth >= temp_slots) throw error("expression nests too deeply for the kernel engine");
   return static_cast<std::int16_t>(-8 * (depth + 1));
 }
 
 std::int16_t off16(std::uint32_t v) {
-  if (v > 32767) throw unsupported("program needs more than 32 KB of scratch memory (lower strsize)");
+  if (v > 32767) throw error("program needs more than 32 KB of scratch memory (lower strsize)");
   return static_cast<std::int16_t>(v);
 }
 
@@ -128,20 +128,11 @@ class builder {
   // Whether this program's clauses use a thread-local scalar (self->x).
   bool uses_thread_storage() const {
     bool uses = false;
-    const auto visit = [&](const auto& self, const expr& e) -> void {
-      if (e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
-          p_.variables[e.index].keys.empty())
-        uses = true;
-      for (const auto& k : e.kids) self(self, k);
-    };
-    for (const auto index : t_.clauses) {
-      const auto& c = p_.clauses[index];
-      if (c.predicate) visit(visit, *c.predicate);
-      for (const auto& st : c.statements) {
-        for (const auto& e : st.args) visit(visit, e);
-        for (const auto& e : st.keys) visit(visit, e);
-      }
-    }
+    for (const auto index : t_.clauses)
+      ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
+        uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
+                p_.variables[e.index].keys.empty();
+      });
     return uses;
   }
 
@@ -693,7 +684,7 @@ class builder {
     e_.store(r10, temp(depth), r0);
     std::int32_t limit = static_cast<std::int32_t>(l_.strsize);
     if (e.kids.size() > 1) {
-      if (e.kids[1].kind != kind_t::constant) throw unsupported("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
+      if (e.kids[1].kind != kind_t::constant) throw error("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
       limit = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.kids[1].value + 1, 1, l_.strsize));
     }
     zero(at, l_.strsize);
@@ -703,7 +694,7 @@ class builder {
     e_.call(BPF_FUNC_probe_read_user_str);
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JSGE, r0, 0, ok);
-    fault(1, temp(depth));  // DTRACEFLT_BADADDR
+    fault(fault_bad_address, temp(depth));
     e_.bind(ok);
     return at;
   }
@@ -750,7 +741,7 @@ class builder {
     const auto what = e.kind == kind_t::call      ? e.text + "()"
                       : e.kind == kind_t::builtin ? std::string("this built-in variable")
                                                   : std::string("this expression");
-    throw unsupported(what + " is not supported by the kernel engine yet", e.where);
+    throw error(what + " is not supported by the kernel engine yet", e.where);
   }
 
   void builtin(const expr& e) {
@@ -806,7 +797,7 @@ class builder {
   // Follows pointers from the current task: each step reads 8 bytes (the last `last` bytes).
   void task_field(std::vector<std::int64_t> offsets, std::uint32_t last, const char* name) {
     for (auto o : offsets)
-      if (o < 0) throw unsupported(std::string(name) + " needs kernel BTF, which this kernel lacks");
+      if (o < 0) throw error(std::string(name) + " needs kernel BTF, which this kernel lacks");
     e_.call(BPF_FUNC_get_current_task);
     for (std::size_t i = 0; i < offsets.size(); ++i) {
       e_.mov(r3, r0);
@@ -892,7 +883,7 @@ class builder {
       const auto ok = e_.make_label();
       e_.jump_if(BPF_JNE, r1, 0, ok);
       e_.store_imm(r10, temp(depth), 0);
-      fault(4, temp(depth));  // DTRACEFLT_DIVZERO
+      fault(fault_divide_by_zero, temp(depth));
       e_.bind(ok);
       // Signed division is BPF's sdiv/smod (offset 1), which also defines INT64_MIN / -1.
       e_.alu(op == "/" ? BPF_DIV : BPF_MOD, r0, r1, is_signed ? 1 : 0);

@@ -14,8 +14,6 @@
 
 namespace dtpp::kernel {
 
-/// A D construct the code generator cannot express in BPF (yet).
-using unsupported = error;
 
 /// Where argN of a probe comes from in its BPF context.
 struct arg_field {
@@ -46,6 +44,9 @@ enum map_index : std::uint32_t { map_scratch, map_globals, map_ring, map_drops, 
 
 /// Drop counters (per CPU) in the drops map.
 enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_slots };
+
+/// A fault record's code: DTrace's DTRACEFLT_* numbers.
+enum fault_code : std::int32_t { fault_bad_address = 1, fault_divide_by_zero = 4 };
 
 /// Ring buffer record kinds: the header's first word.
 enum record_kind : std::uint32_t { record_firing = 1, record_fault = 2 };
@@ -100,7 +101,8 @@ struct scratch_plan {
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
                    scratch_plan& scratch);
 
-/// Generates the BPF program for one target, allocating in its scratch. Map references are
+/// Generates the BPF program for one target, allocating in its scratch; throws error for what it
+/// cannot express (with the D source span). Map references are
 /// map-table indexes (map_scratch: the program's own scratch), to be replaced by fds
 /// (resolve_maps) once the driver has created the maps.
 std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,

@@ -113,19 +113,12 @@ std::uint32_t round8(std::uint32_t n) { return (n + 7) & ~7u; }
 
 bool uses_task_fields(const ir::program& program) {
   bool uses = false;
-  const auto visit = [&](const auto& self, const ir::expr& e) -> void {
-    if (e.kind == ir::expr::kind_t::builtin &&
-        (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) || e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp)))
-      uses = true;
-    for (const auto& k : e.kids) self(self, k);
-  };
-  for (const auto& c : program.clauses) {
-    if (c.predicate) visit(visit, *c.predicate);
-    for (const auto& s : c.statements) {
-      for (const auto& e : s.args) visit(visit, e);
-      for (const auto& e : s.keys) visit(visit, e);
-    }
-  }
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const ir::expr& e) {
+      uses |= e.kind == ir::expr::kind_t::builtin &&
+              (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) ||
+               e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp));
+    });
   return uses;
 }
 
@@ -553,7 +546,7 @@ struct driver::state {
       std::uint64_t fault_data[2];
       std::memcpy(fault_data, body, sizeof fault_data);
       char what[64];
-      if (fault_data[0] == 4) std::snprintf(what, sizeof what, "divide-by-zero");
+      if (fault_data[0] == fault_divide_by_zero) std::snprintf(what, sizeof what, "divide-by-zero");
       else std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
       st.faults.push_back({head[1], head[2], what});
     }

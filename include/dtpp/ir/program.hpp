@@ -122,6 +122,21 @@ struct clause {
   d::ast::span where;
 };
 
+/// Calls f on every expression of a clause (predicate, arguments, keys) and on each of their
+/// sub-expressions.
+template <class F>
+void for_each_expression(const clause& c, F&& f) {
+  const auto visit = [&](const auto& self, const expr& e) -> void {
+    f(e);
+    for (const auto& k : e.kids) self(self, k);
+  };
+  if (c.predicate) visit(visit, *c.predicate);
+  for (const auto& s : c.statements) {
+    for (const auto& e : s.args) visit(visit, e);
+    for (const auto& e : s.keys) visit(visit, e);
+  }
+}
+
 struct option {
   std::string name;
   std::string value;  ///< empty for a flag set without a value
