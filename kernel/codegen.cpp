@@ -115,7 +115,7 @@ class builder {
       e_.mov(r2, static_cast<std::int32_t>(probe_entry_name + l_.strsize));
       e_.call(BPF_FUNC_probe_read_kernel);
     }
-    for (const auto index : t_.clauses) clause(p_.clauses[index]);
+    for (const auto index : t_.info.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
     e_.exit();
@@ -128,7 +128,7 @@ class builder {
   // Whether this program's clauses use a thread-local scalar (self->x).
   bool uses_thread_storage() const {
     bool uses = false;
-    for (const auto index : t_.clauses)
+    for (const auto index : t_.info.clauses)
       ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
         uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
                 p_.variables[e.index].keys.empty();

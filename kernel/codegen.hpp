@@ -30,7 +30,6 @@ struct target {
   std::vector<arg_field> args;       ///< entry / tracepoint arguments, in order
   std::uint32_t tracepoint_id = 0;   ///< tracefs event id (syscalls and tracepoints)
   std::uint64_t period = 0;          ///< profile / tick, nanoseconds
-  std::vector<std::uint32_t> clauses;  ///< indexes into program.clauses, in program order
   /// A raw_syscalls program serving many system calls names the map (by index) that gives each
   /// system call number its probe id and function name; 0: one probe, known here.
   std::uint32_t probe_table = 0;

@@ -314,7 +314,7 @@ struct driver::state {
             targets.push_back(std::move(t));
             it = by_name.emplace(name, targets.size() - 1).first;
           }
-          auto& clauses = targets[it->second].clauses;
+          auto& clauses = targets[it->second].info.clauses;
           if (clauses.empty() || clauses.back() != ci) clauses.push_back(ci);
         }
       }
@@ -334,13 +334,12 @@ struct driver::state {
       if (grouped[i] || !syscall) continue;
       std::vector<std::size_t> same;
       for (std::size_t j = i; j < targets.size(); ++j)
-        if (!grouped[j] && targets[j].type == t.type && targets[j].clauses == t.clauses &&
+        if (!grouped[j] && targets[j].type == t.type && targets[j].info.clauses == t.info.clauses &&
             syscall_number(targets[j].info.function))
           same.push_back(j);
       if (same.size() < raw_syscalls_from) continue;
       unit u{raw_syscalls(t.type), same};
       u.program.info = t.info;
-      u.program.clauses = t.clauses;
       for (const auto j : same) grouped[j] = true;
       units.push_back(std::move(u));
     }
@@ -477,7 +476,7 @@ struct driver::state {
 
   std::string clause_list(const target& t) const {
     std::string s;
-    for (const auto c : t.clauses) s += (s.empty() ? "" : ", ") + std::to_string(program.clauses[c].id);
+    for (const auto c : t.info.clauses) s += (s.empty() ? "" : ", ") + std::to_string(program.clauses[c].id);
     return s;
   }
 

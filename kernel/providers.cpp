@@ -137,7 +137,7 @@ std::vector<target> match_probes(const ir::probe& p) {
       return false;
     target t;
     t.type = type;
-    t.info = {0, std::move(provider), std::move(module), std::move(function), std::move(name)};
+    t.info = {0, std::move(provider), std::move(module), std::move(function), std::move(name), {}};
     out.push_back(std::move(t));
     return true;
   };

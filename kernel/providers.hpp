@@ -17,7 +17,7 @@ const std::string& tracefs();
 
 /// The kernel probes a description matches, in a stable order (BEGIN, END, profile, syscalls
 /// by name, tracepoints by subsystem and event). Targets carry the tracepoint id and argument
-/// layout read from tracefs; `clauses` is left empty.
+/// layout read from tracefs; `info.clauses` is left empty.
 std::vector<target> match_probes(const ir::probe& description);
 
 /// A system call's number, by the name its syscalls tracepoints use; nothing when the C library

@@ -1,6 +1,7 @@
 // dtpp, the dtrace(1)-style command: compiles D programs (-e), prints them checked (-S), and runs
 // them in the kernel (syscall and tracepoint probes, profile-N, tick-N, BEGIN/END) or in the
 // in-process engine (BEGIN, END, ERROR, tick-N, profile-N, DTPP_PROBE sites).
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -71,11 +72,34 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
                         std::move(result.output->origins)};
 }
 
+/// The -s and -n programs of a run. They are checked as one text, each program starting where
+/// the one before ends, so that they share variables and aggregations as the programs of one
+/// dtrace(1) handle do, and a place in that text says which program it is in.
+struct loaded_programs {
+  std::vector<loaded_program> programs;
+  std::vector<std::uint32_t> starts;  ///< where each program begins in the joined text
+
+  /// The program a place in the joined text is in (the last one for no place), and the place
+  /// within that program.
+  std::pair<std::size_t, d::ast::span> locate(d::ast::span where) const {
+    if (where == d::diagnostic::nowhere) return {programs.size() - 1, where};
+    const auto i = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), where.begin) - starts.begin()) - 1;
+    return {i, {where.begin - starts[i], where.end - starts[i]}};
+  }
+};
+
 /// Prints a diagnostic as dtrace(1) does, against the lines cpp's input had.
 void report(const d::diagnostic& error, const loaded_program& loaded, const d::render_options& options) {
   const auto text = loaded.origins ? render(error, loaded.source, *loaded.origins, options)
                                    : d::render(error, loaded.source, options);
   std::fputs(text.c_str(), stderr);
+}
+
+/// The same for a place in the joined text of a run's programs.
+void report(const settings& s, d::diagnostic error, const loaded_programs& loaded, bool errtags) {
+  const auto [i, where] = loaded.locate(error.where);
+  error.where = where;
+  report(error, loaded.programs[i], d::render_options{s.name, errtags, s.programs[i].script});
 }
 
 bool sets_option(const d::ast::program& program, std::string_view name) {
@@ -84,25 +108,45 @@ bool sets_option(const d::ast::program& program, std::string_view name) {
   return false;
 }
 
-/// Compiles one program, prints its diagnostics (or, with -S, the checked program); the checked
-/// program when it compiled.
-std::optional<ir::program> compile(const settings& s, const program_spec& program,
-                                   std::optional<loaded_program>& loaded) {
-  loaded = load(s, program);
-  if (!loaded) return std::nullopt;
-  auto options = s.compile;
-  // $0: the script's path for -s, the command as invoked for -n (dtrace(1)'s g_argv[0]).
-  options.arguments = {program.script ? program.text : s.argv0};
-  options.arguments.insert(options.arguments.end(), s.operands.begin(), s.operands.end());
+/// Loads and parses every program, then checks them together; prints their diagnostics (or,
+/// with -S, the checked program). The checked program when all compiled.
+std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
+  bool parsed_all = true, errtags = s.errtags;
+  std::string joined;
+  std::optional<d::parse_result> parsed;
+  for (const auto& spec : s.programs) {
+    auto program = load(s, spec);
+    if (!program) {
+      parsed_all = false;
+      continue;
+    }
+    parsed = d::parse(program->source);
+    // parse() and check() apart, rather than compile(), so that a `#pragma D option errtags`
+    // shows tags on syntax errors too.
+    const bool tags = s.errtags || sets_option(parsed->program, "errtags");
+    errtags |= tags;
+    for (const auto& error : parsed->errors)
+      report(error, *program, d::render_options{s.name, tags, spec.script});
+    parsed_all &= parsed->errors.empty();
+    if (!loaded.programs.empty()) joined += '\n';
+    loaded.starts.push_back(static_cast<std::uint32_t>(joined.size()));
+    joined += program->source.text();
+    loaded.programs.push_back(std::move(*program));
+  }
+  if (!parsed_all) return std::nullopt;
 
-  // parse() and check() apart, rather than compile(), so that a `#pragma D option errtags`
-  // shows tags on syntax errors too.
-  auto parsed = d::parse(loaded->source);
-  auto result = parsed.errors.empty() ? d::check(parsed.program, loaded->source, options)
-                                      : d::compile_result{{}, std::move(parsed.errors)};
-  const d::render_options render_options{
-      s.name, s.errtags || sets_option(parsed.program, "errtags"), program.script};
-  for (const auto& error : result.errors) report(error, *loaded, render_options);
+  auto options = s.compile;
+  // $0: the script's path for -s, the command as invoked for -n (dtrace(1)'s g_argv[0]); the
+  // first program's when there are several.
+  const auto& first = s.programs.front();
+  options.arguments = {first.script ? first.text : s.argv0};
+  options.arguments.insert(options.arguments.end(), s.operands.begin(), s.operands.end());
+  // One program was parsed already; several are parsed again as one text.
+  const d::source_file all("", std::move(joined));
+  if (loaded.programs.size() > 1) parsed = d::parse(all);
+  auto result = parsed->errors.empty() ? d::check(parsed->program, all, options)
+                                       : d::compile_result{{}, std::move(parsed->errors)};
+  for (const auto& error : result.errors) report(s, error, loaded, errtags);
   if (!result.errors.empty()) return std::nullopt;
   if (s.show_programs) {
     std::fputs(d::dump(result.program).c_str(), stdout);
@@ -150,16 +194,18 @@ bool runs_in_kernel(const ir::program& program, const settings& s) {
 }
 
 /// Starts the engine that runs a program, or says why it cannot.
-std::unique_ptr<consumer::source> start_engine(const settings& s, const program_spec& spec, const loaded_program& loaded,
+std::unique_ptr<consumer::source> start_engine(const settings& s, const loaded_programs& loaded,
                                                const ir::program& program) {
-  const auto failed = [&](const std::string& why) {
+  // The program the failure concerns: the one holding the place, or the first.
+  const auto failed = [&](const std::string& why, d::ast::span where = d::diagnostic::nowhere) {
+    const auto& spec = s.programs[where == d::diagnostic::nowhere ? 0 : loaded.locate(where).first];
     detail::complain(s, (spec.script ? "failed to enable script " + spec.text : "invalid probe specifier " + spec.text) + ": " + why);
   };
   if (!runs_in_kernel(program, s)) {
     try {
       return std::make_unique<inproc::engine>(program, inproc::engine_options{.program_name = s.name});
     } catch (const inproc::engine_error& e) {
-      failed(e.what());
+      failed(e.what(), e.where);
       return nullptr;
     }
   }
@@ -174,27 +220,37 @@ std::unique_ptr<consumer::source> start_engine(const settings& s, const program_
                                         .dynvarsize = size_option(program, s, "dynvarsize", 1u << 20)});
   } catch (const kernel::error& e) {
     if (e.where == d::diagnostic::nowhere) failed(e.what());
-    else report({"", e.what(), e.where}, loaded, d::render_options{s.name, false, spec.script});
+    else report(s, {"", e.what(), e.where}, loaded, false);
     return nullptr;
   }
 }
 
-/// Runs one checked program until exit(), an interrupt or the end of its probes, printing as
+/// dtrace(1)'s "matched N probes" line for each program: the probes its clauses enable.
+void say_matched(const settings& s, const loaded_programs& loaded, const ir::program& program,
+                 const std::vector<probe_info>& probes) {
+  for (std::size_t i = 0; i < s.programs.size(); ++i) {
+    const auto count = std::count_if(probes.begin(), probes.end(), [&](const probe_info& p) {
+      return std::any_of(p.clauses.begin(), p.clauses.end(),
+                         [&](std::uint32_t c) { return loaded.locate(program.clauses[c].where).first == i; });
+    });
+    const auto& spec = s.programs[i];
+    const auto shown = spec.script ? spec.text : spec.text.substr(0, spec.text.find_first_of("{/;"));
+    detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +
+                            std::to_string(count) + (count == 1 ? " probe" : " probes"));
+  }
+}
+
+/// Runs the checked programs until exit(), an interrupt or the end of their probes, printing as
 /// dtrace(1) does; the exit status is exit()'s.
-int execute(const settings& s, const program_spec& spec, const loaded_program& loaded, const ir::program& program) {
-  auto engine = start_engine(s, spec, loaded, program);
+int execute(const settings& s, const loaded_programs& loaded, const ir::program& program) {
+  auto engine = start_engine(s, loaded, program);
   if (!engine) return exit_failure;
   consumer::printer_options base;
   base.testing = std::getenv("_DTRACE_TESTING") != nullptr;
   ir::program with_command_options = program;
   for (const auto& o : s.options) with_command_options.options.push_back(o);
   const auto options = consumer::options_of(with_command_options, base);
-  if (!options.quiet) {
-    const auto count = engine->probes().size();
-    const auto shown = spec.script ? spec.text : spec.text.substr(0, spec.text.find_first_of("{/;"));
-    detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +
-                            std::to_string(count) + (count == 1 ? " probe" : " probes"));
-  }
+  if (!options.quiet) say_matched(s, loaded, program, engine->probes());
   std::FILE* output = stdout;
   if (!s.output.empty() && !(output = std::fopen(s.output.c_str(), "a"))) {
     detail::complain(s, "failed to open output file '" + s.output + "': " + std::strerror(errno));
@@ -251,72 +307,62 @@ int execute(const settings& s, const program_spec& spec, const loaded_program& l
   return engine->exited() ? engine->exit_status() : exit_success;
 }
 
-int run(const settings& s) {
-  bool compiled = true;
-  std::vector<ir::program> programs;
-  std::vector<loaded_program> sources;
-  for (const auto& program : s.programs) {
-    std::optional<loaded_program> loaded;
-    auto checked = compile(s, program, loaded);
-    compiled &= checked.has_value();
-    if (checked) {
-      programs.push_back(std::move(*checked));
-      sources.push_back(std::move(*loaded));
-    }
-  }
-  if (!compiled) {
-    release_command(s, false);
-    return exit_failure;
-  }
-  if (s.list) {
-    // dtrace -l: the probes each program's descriptions match, or every probe there is.
-    std::string text;
-    out::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-    const auto list = [&](const std::vector<inproc::probe_info>& probes) {
-      for (const auto& p : probes)
-        out::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
-                            p.function.c_str(), p.name.c_str());
-    };
-    const inproc::engine_options engine_options{.program_name = s.name};
-    for (std::size_t i = 0; i < programs.size(); ++i) {
-      try {
-        if (runs_in_kernel(programs[i], s)) {
-          std::vector<probe_info> probes;
-          for (const auto& c : programs[i].clauses)
-            for (const auto& p : c.probes)
-              for (auto& info : kernel::list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1))) probes.push_back(std::move(info));
-          list(probes);
-        } else {
-          list(inproc::engine(programs[i], engine_options).probes());
-        }
-      } catch (const std::runtime_error& e) {
-        std::fputs(text.c_str(), stdout);
-        detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
-        return exit_failure;
-      }
-    }
-    if (programs.empty()) {
-      const auto local = inproc::available_probes(engine_options);
-      list(local);
-      // Kernel probes too, where tracefs can be read.
-      if (!kernel::unavailable()) list(kernel::list_probes(nullptr, static_cast<std::uint32_t>(local.size() + 1)));
-    }
+/// dtrace -l: the probes the programs' descriptions match, or every probe there is.
+int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
+  std::string text;
+  out::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+  const auto add = [&](const std::vector<probe_info>& probes) {
+    for (const auto& p : probes)
+      out::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
+                          p.function.c_str(), p.name.c_str());
+  };
+  const inproc::engine_options engine_options{.program_name = s.name};
+  if (!program) {
+    const auto local = inproc::available_probes(engine_options);
+    add(local);
+    // Kernel probes too, where tracefs can be read.
+    if (!kernel::unavailable()) add(kernel::list_probes(nullptr, static_cast<std::uint32_t>(local.size() + 1)));
     std::fputs(text.c_str(), stdout);
     return exit_success;
   }
+  try {
+    if (runs_in_kernel(*program, s)) {
+      std::vector<probe_info> probes;
+      for (const auto& c : program->clauses)
+        for (const auto& p : c.probes)
+          for (auto& info : kernel::list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1)))
+            probes.push_back(std::move(info));
+      add(probes);
+    } else {
+      add(inproc::engine(*program, engine_options).probes());
+    }
+  } catch (const source_error& e) {
+    std::fputs(text.c_str(), stdout);
+    const auto i = e.where == d::diagnostic::nowhere ? 0 : loaded.locate(e.where).first;
+    detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
+    return exit_failure;
+  }
+  std::fputs(text.c_str(), stdout);
+  return exit_success;
+}
+
+int run(const settings& s) {
+  loaded_programs loaded;
+  std::optional<ir::program> program;
+  if (!s.programs.empty() && !(program = compile(s, loaded))) {
+    release_command(s, false);
+    return exit_failure;
+  }
+  if (s.list) return list(s, loaded, program);
   if (s.compile_only) {
     release_command(s, false);
     return exit_success;
   }
-  if (s.programs.empty()) {
+  if (!program) {
     detail::complain(s, "no probes specified");
     return exit_failure;
   }
-  if (s.programs.size() > 1) {
-    detail::complain(s, "running several programs at once is not supported yet");
-    return exit_failure;
-  }
-  return execute(s, s.programs[0], sources[0], programs[0]);
+  return execute(s, loaded, *program);
 }
 
 }  // namespace

@@ -4,18 +4,30 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "dtpp/agg/live.hpp"
+#include "dtpp/d/diagnostic.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp {
+
+/// A program an engine refuses to run. `where` places the cause in the D source when one
+/// construct or probe description is it.
+class source_error : public std::runtime_error {
+ public:
+  explicit source_error(const std::string& what, d::ast::span where = d::diagnostic::nowhere)
+      : std::runtime_error(what), where(where) {}
+  d::ast::span where;
+};
 
 /// One probe the program enabled, as dtrace -l would list it.
 struct probe_info {
   std::uint32_t id = 0;
   std::string provider, module, function, name;
+  std::vector<std::uint32_t> clauses;  ///< the clauses it runs: indexes into program.clauses, in order
 };
 
 /// A record in the principal buffer: the enabled probe (clause) that fired, where, and the

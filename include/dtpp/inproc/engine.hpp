@@ -18,9 +18,9 @@
 namespace dtpp::inproc {
 
 /// A program the engine cannot run: a probe it cannot serve, for instance.
-class engine_error : public std::runtime_error {
+class engine_error : public source_error {
  public:
-  using std::runtime_error::runtime_error;
+  using source_error::source_error;
 };
 
 using dtpp::fault;

@@ -110,8 +110,7 @@ struct compiled_clause {
 struct bound_probe {
   enum class kind : std::uint8_t { begin, end, error, tick, profile, site } type = kind::begin;
   probe_info info;
-  std::vector<std::uint32_t> clauses;  // indexes into program.clauses, in program order
-  std::vector<compiled_clause> compiled;  // the same clauses, compiled with this probe's names
+  std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names  // the same clauses, compiled with this probe's names
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
 };
@@ -897,7 +896,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
       st.probes.push_back(std::move(candidate));
       it = by_name.emplace(key, st.probes.size() - 1).first;
     }
-    auto& clauses = st.probes[it->second].clauses;
+    auto& clauses = st.probes[it->second].info.clauses;
     if (clauses.empty() || clauses.back() != clause) clauses.push_back(clause);
   };
   for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
@@ -911,7 +910,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         if (matches("dtrace", "", "", special)) {
           bound_probe b;
           b.type = special[0] == 'B' ? bound_probe::kind::begin : special[0] == 'E' && special[1] == 'N' ? bound_probe::kind::end : bound_probe::kind::error;
-          b.info = {0, "dtrace", "", "", special};
+          b.info = {0, "dtrace", "", "", special, {}};
           bind(std::move(b), ci);
           matched = true;
         }
@@ -920,7 +919,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         bound_probe b;
         b.type = p.name[0] == 't' ? bound_probe::kind::tick : bound_probe::kind::profile;
         b.period = ir::period_of(p.name);
-        b.info = {0, "profile", "", "", p.name};
+        b.info = {0, "profile", "", "", p.name, {}};
         bind(std::move(b), ci);
         matched = true;
       }
@@ -929,7 +928,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
           bound_probe b;
           b.type = bound_probe::kind::site;
           b.site = &site;
-          b.info = {0, site.provider, st.options.program_name, site.function, site.name};
+          b.info = {0, site.provider, st.options.program_name, site.function, site.name, {}};
           bind(std::move(b), ci);
           matched = true;
         }
@@ -938,12 +937,13 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
                            (p.provider.empty() || p.provider == "syscall" || p.provider == "pid" ||
                                     p.provider.rfind("pid", 0) == 0 || p.provider == "fbt" || p.provider == "sdt"
                                 ? " in this process (kernel probes need the kernel shim, issue #5)"
-                                : ""));
+                                : ""),
+                           p.where);
     }
   }
   for (auto& b : st.probes) {
     detail::compiler compile(st, b);
-    for (const auto ci : b.clauses) b.compiled.push_back(compile.clause(st.program.clauses[ci]));
+    for (const auto ci : b.info.clauses) b.compiled.push_back(compile.clause(st.program.clauses[ci]));
     st.infos.push_back(b.info);
   }
 }
@@ -963,7 +963,7 @@ std::vector<probe_info> available_probes(const engine_options& options) {
   std::vector<probe_info> out;
   const auto add = [&](const char* provider, std::string module, std::string function, std::string name) {
     out.push_back({static_cast<std::uint32_t>(out.size() + 1), provider, std::move(module),
-                   std::move(function), std::move(name)});
+                   std::move(function), std::move(name), {}});
   };
   for (const char* name : {"BEGIN", "END", "ERROR"}) add("dtrace", "", "", name);
   for (const char* name : {"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999",

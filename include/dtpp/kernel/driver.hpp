@@ -18,13 +18,10 @@
 
 namespace dtpp::kernel {
 
-/// The kernel refused, or the program asks for what the kernel engine cannot do. `where` places
-/// it in the D source when a construct is the cause.
-class error : public std::runtime_error {
+/// The kernel refused, or the program asks for what the kernel engine cannot do.
+class error : public source_error {
  public:
-  explicit error(const std::string& what, d::ast::span where = d::diagnostic::nowhere)
-      : std::runtime_error(what), where(where) {}
-  d::ast::span where;
+  using source_error::source_error;
 };
 
 struct driver_options {
