@@ -251,7 +251,34 @@ class builder {
   // Stores r0 into a record, narrowed to its size.
   void put(const ir::record& r) { e_.store(r7, off16(record_header + r.offset), r0, r.size >= 8 ? 8 : r.size); }
 
+  // A stack() or ustack() record at `at`: bpf_get_stack() fills it and zeroes what it leaves. A
+  // user stack starts with the process id. BEGIN and END have no kernel stack of their own (they
+  // run in dtpp's bpf() call), as in DTrace, where they fire outside any kernel path.
+  void stack_into(place at, const expr& e) {
+    std::uint32_t skip = 0;
+    std::int32_t flags = 0;
+    if (e.t.kind == ir::type::category::ustack) {
+      e_.call(BPF_FUNC_get_current_pid_tgid);
+      e_.alu(BPF_RSH, r0, 32);
+      e_.store(at.base, off16(at.offset), r0);
+      skip = 8;
+      flags = BPF_F_USER_STACK;
+    } else if (t_.type == target::kind::begin || t_.type == target::kind::end) {
+      zero(at, e.t.size);
+      return;
+    }
+    e_.mov(r1, r6);
+    pointer(r2, {at.base, at.offset + skip});
+    e_.mov(r3, static_cast<std::int32_t>(e.t.size - skip));
+    e_.mov(r4, flags);
+    e_.call(BPF_FUNC_get_stack);
+  }
+
   void put_value(const ir::record& r, const expr& e) {
+    if (e.t.is_stack()) {
+      stack_into({r7, record_header + r.offset}, e);
+      return;
+    }
     if (e.t.is_string()) {
       const auto from = eval_string(e, 0);
       copy({r7, record_header + r.offset}, from, std::min(r.size, l_.strsize));
@@ -290,11 +317,9 @@ class builder {
         e_.store_imm(r8, global_exited, 1);
         return true;
       case ir::action::setopt:
-        return false;
+        return true;  // a record, for the consumer to carry out
       case ir::action::stack:
       case ir::action::ustack:
-        zero({r7, record_header + s.records[0].offset}, s.records[0].size);
-        return true;
       case ir::action::trace:
       case ir::action::printf:
         for (std::size_t i = 0; i < s.args.size(); ++i) put_value(s.records[i], s.args[i]);
@@ -306,7 +331,7 @@ class builder {
   // ---- aggregations --------------------------------------------------------------------------
 
   // Writes keys into a scratch slot as a kernel key: integers 8 bytes (their bits, narrowed to
-  // the key type), strings `widths[i]` bytes.
+  // the key type), strings and stacks `widths[i]` bytes.
   std::uint32_t build_key(const std::vector<expr>& keys, const std::vector<agg::key_type>& types,
                           const std::vector<std::uint32_t>& widths, int depth) {
     std::uint32_t size = 0;
@@ -316,6 +341,8 @@ class builder {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (types[i].kind == agg::key_type::category::string) {
         copy({r7, off}, eval_string(keys[i], depth), widths[i]);
+      } else if (types[i].holds_bytes()) {
+        stack_into({r7, off}, keys[i]);
       } else {
         eval(keys[i], depth);
         e_.extend(r0, types[i].size, false);
@@ -1077,7 +1104,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   std::uint32_t next_map = map_fixed;
   for (const auto& d : program.aggregations) {
     l.aggregation_map.push_back(next_map++);
-    std::vector<std::uint32_t> widths(d.keys.size(), 8);  // integers; strings grow to their bound
+    // Integers 8 bytes, stacks their size; strings grow to their bound.
+    std::vector<std::uint32_t> widths;
+    for (const auto& k : d.keys) widths.push_back(k.is_stack() ? k.size : 8);
     for (const auto& c : program.clauses)
       for (const auto& s : c.statements) {
         if (s.kind != ir::action::aggregate || s.aggregation != d.varid) continue;

@@ -215,6 +215,8 @@ class map_aggregation final : public agg::live_aggregation {
       if (type.kind == agg::key_type::category::string) {
         const auto* text = reinterpret_cast<const char*>(bytes + off);
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
+      } else if (type.is_stack()) {
+        k.records.push_back({type, 0, std::string(reinterpret_cast<const char*>(bytes + off), widths_[i])});
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes + off, 8);

@@ -5,3 +5,4 @@
 #include "dtpp/d/check_def.hpp"
 #include "dtpp/d/parser_def.hpp"
 #include "dtpp/inproc/engine_def.hpp"
+#include "dtpp/out/frames_def.hpp"

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -26,6 +27,7 @@
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/out/frames.hpp"
 
 using namespace dtpp;
 
@@ -287,6 +289,30 @@ TEST_CASE("printf records arrive complete and in order") {
   for (int i = 0; i < 2000; ++i) expected += std::to_string(i) + " getppid\n";
   CHECK(text == expected);
   CHECK(k.take_drops().empty());
+}
+
+TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                           "/ { @k[stack()] = count(); @u[ustack(1)] = count(); }"));
+  k.go();
+  getppids(100);
+  k.stop();
+  const auto kernel_stacks = k.aggregation(1).snapshot();
+  const auto user_stacks = k.aggregation(2).snapshot();
+  // One place in the test, one path through the kernel: one stack each, 100 times.
+  REQUIRE(kernel_stacks.size() == 1);
+  CHECK(kernel_stacks.words(0)[0] == 100);
+  const auto kernel_frames = out::stack_frames(false, kernel_stacks.key(0).records[0].string);
+  REQUIRE(kernel_frames.size() >= 2);
+  for (const auto& f : kernel_frames) CHECK(std::regex_match(f, std::regex("vmlinux`\\w+(\\+0x[0-9a-f]+)?")));
+  CHECK(std::any_of(kernel_frames.begin(), kernel_frames.end(),
+                    [](const std::string& f) { return f.rfind("vmlinux`do_syscall_64+", 0) == 0; }));
+  REQUIRE(user_stacks.size() == 1);
+  CHECK(user_stacks.words(0)[0] == 100);
+  const auto user_frames = out::stack_frames(true, user_stacks.key(0).records[0].string);
+  REQUIRE(user_frames.size() == 1);
+  CHECK(std::regex_match(user_frames[0], std::regex("libc\\.so\\.6`syscall\\+0x[0-9a-f]+")));
 }
 
 // Seconds the hypervisor ran something else instead of each CPU (steal time, /proc/stat): a

@@ -261,12 +261,14 @@ TEST_CASE("addresses print as 0x hexadecimal, %p without the 0x", "[out][printf]
 }
 
 TEST_CASE("%k prints a stack a frame a line, %-Nk indenting by N", "[out][printf]") {
-  const traced stack = traced::stack({0x1000, 0xffffffff81000010, 0, 0x3000});
-  CHECK(printf_("%k", {stack}) == "\n0x1000\n0xffffffff81000010\n");
-  CHECK(printf_("%-4k", {stack}) == "\n    0x1000\n    0xffffffff81000010\n");
-  CHECK(printf_("%8k", {traced::stack({0x10})}) == "\n    0x10\n");
+  const traced stack = traced::stack({"vmlinux`ksys_write+0x5", "0x1000"});
+  CHECK(printf_("%k", {stack}) == "\nvmlinux`ksys_write+0x5\n0x1000\n");
+  CHECK(printf_("%-4k", {stack}) == "\n    vmlinux`ksys_write+0x5\n    0x1000\n");
+  CHECK(printf_("%8k", {traced::stack({"0x10"})}) == "\n    0x10\n");
   // A negative * width both indents and left-justifies.
-  CHECK(printf_("%*k", {i32(-8), traced::stack({0x10})}) == "\n        0x10    \n");
+  CHECK(printf_("%*k", {i32(-8), traced::stack({"0x10"})}) == "\n        0x10    \n");
+  // An empty stack (BEGIN has no kernel stack) is the newline alone.
+  CHECK(printf_("%k|", {traced::stack({})}) == "\n|");
 }
 
 TEST_CASE("%% prints a percent sign and text around conversions prints as written",

@@ -51,7 +51,7 @@ struct settings {
   std::vector<std::string> cpp_arguments;  ///< -D, -U, -I, -H, in order
   std::string stdc;                        ///< -X, -x stdc: a, c, s or t
   std::string output;                      ///< -o (used once programs run: issue #4)
-  d::compile_options compile;              ///< strsize, defaultargs, argref, empty, $target
+  d::compile_options compile;              ///< strsize, stack frames, defaultargs, argref, empty, $target
   pid_t command = 0;                       ///< -c: the child running the command, held at exec
   int command_gate = -1;                   ///< -c: writing here lets the child exec its command
   pid_t grabbed = 0;                       ///< -p: the process whose exit ends the run
@@ -157,6 +157,7 @@ inline std::optional<std::string_view> set_option(settings& s, std::string_view 
   if (name == "argref") s.compile.argref = true;
   if (name == "empty") s.compile.empty_ok = true;
   if (name == "strsize") s.compile.strsize = static_cast<std::uint32_t>(*d::parse_size(text));
+  d::set_frames_option(s.compile, name, text);
   if (name == "cpp") s.preprocess = true;
   if (name == "cpppath") s.cpp = text;
   if (name == "cpphdrs") s.cpp_arguments.push_back("-H");

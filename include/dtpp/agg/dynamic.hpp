@@ -19,7 +19,8 @@
 
 namespace dtpp::agg {
 
-/// One key record of a D tuple: an integer (its bits, zero-extended) or a string.
+/// One key record of a D tuple: an integer (its bits, zero-extended), or the bytes of a string
+/// or a stack.
 struct record {
   key_type type;
   std::uint64_t integer = 0;
@@ -48,8 +49,7 @@ struct key_traits<dynamic_key> {
   static std::uint64_t hash(const dynamic_key& key) {
     std::uint64_t h = 0x9e3779b97f4a7c15ULL;
     for (const auto& r : key.records) {
-      const auto field = r.type.kind == key_type::category::string
-                             ? detail::field_hash(std::string_view(r.string))
+      const auto field = r.type.holds_bytes() ? detail::field_hash(std::string_view(r.string))
                              : r.integer;
       h = detail::mix(h ^ field) + 0x9e3779b97f4a7c15ULL;
     }
@@ -71,7 +71,7 @@ struct key_traits<dynamic_key> {
   static dynamic_key make(const dynamic_key& v) { return v; }
 
   /// DTrace's order: fewer records first; then per record (from keypos, wrapping) smaller record
-  /// first, integers as unsigned values, strings bytewise.
+  /// first, integers as unsigned values, strings and stacks bytewise.
   static int compare(const dynamic_key& a, const dynamic_key& b, std::size_t keypos = 0) {
     const auto n = a.records.size();
     if (n != b.records.size()) return n < b.records.size() ? -1 : 1;
@@ -80,7 +80,7 @@ struct key_traits<dynamic_key> {
       const auto& ra = a.records[(keypos + i) % n];
       const auto& rb = b.records[(keypos + i) % n];
       if (ra.type.size != rb.type.size) return ra.type.size < rb.type.size ? -1 : 1;
-      const int c = ra.type.kind == key_type::category::string
+      const int c = ra.type.holds_bytes()
                         ? detail::field_compare(std::string_view(ra.string), rb.string)
                         : detail::field_compare(ra.integer, rb.integer);
       if (c != 0) return c;
@@ -106,6 +106,7 @@ Fn policy_of(std::uint64_t param) {
 
 inline std::string describe(const key_type& t) {
   if (t.kind == key_type::category::string) return "string";
+  if (t.holds_bytes()) return "stack";
   return std::string(t.is_signed ? "int" : "uint") + std::to_string(t.size * 8);
 }
 
@@ -141,7 +142,7 @@ snapshot<Fn, key_of_t<Keys...>> typed_view(const dynamic_table& t) {
                      std::to_string(wanted.size()));
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     const bool same_kind = wanted[i].kind == d.keys[i].kind;
-    const bool is_string = d.keys[i].kind == key_type::category::string;
+    const bool is_string = d.keys[i].kind == key_type::category::string;  // stacks never match
     if (!same_kind || (!is_string && (wanted[i].size != d.keys[i].size ||
                                       wanted[i].is_signed != d.keys[i].is_signed)))
       throw type_error("dtpp: key #" + std::to_string(i + 1) + " of " + at + " is " +

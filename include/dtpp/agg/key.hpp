@@ -22,9 +22,14 @@ namespace dtpp::agg {
 
 /// The type of one key record, as an aggregation descriptor lists it.
 struct key_type {
-  enum class category : std::uint8_t { integer, string } kind = category::integer;
-  std::uint32_t size = 8;   ///< bytes of an integer; strsize of a string (0: unbounded)
+  /// A stack is the bytes of a stack() record, a ustack a ustack() record's (the process id,
+  /// then the program counters): both compared bytewise, as DTrace compares them.
+  enum class category : std::uint8_t { integer, string, stack, ustack } kind = category::integer;
+  std::uint32_t size = 8;   ///< bytes of an integer or a stack; strsize of a string (0: unbounded)
   bool is_signed = true;
+  /// Whether a record of this type keeps bytes (a string or a stack) rather than an integer.
+  bool holds_bytes() const { return kind != category::integer; }
+  bool is_stack() const { return kind == category::stack || kind == category::ustack; }
   friend bool operator==(const key_type&, const key_type&) = default;
 };
 

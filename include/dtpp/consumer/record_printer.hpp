@@ -10,6 +10,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "dtpp/out/aggregation.hpp"
 #include "dtpp/out/append.hpp"
 #include "dtpp/out/format.hpp"
+#include "dtpp/out/frames.hpp"
 #include "dtpp/out/value.hpp"
 
 namespace dtpp::consumer {
@@ -31,18 +33,22 @@ struct printer_options {
   out::print_options print;
 };
 
+/// Sets one option that changes what is printed, from a pragma, -x or setopt(); others are left
+/// alone.
+inline void set_printer_option(printer_options& options, const std::string& name, const std::string& value) {
+  const auto number = [&] { return static_cast<std::size_t>(std::strtoull(value.c_str(), nullptr, 0)); };
+  if (name == "quiet") options.quiet = true;
+  if (name == "aggsortkey") options.print.sort.sortkey = true;
+  if (name == "aggsortrev") options.print.sort.sortrev = true;
+  if (name == "aggsortkeypos") options.print.sort.keypos = number();
+  if (name == "aggsortpos") options.print.sort.pos = number();
+  if (name == "aggpercpu") options.print.percpu = true;
+  if (name == "strsize") options.print.strsize = number();
+}
+
 /// The options a program's pragmas (and -x) set that change what is printed.
 inline printer_options options_of(const ir::program& program, printer_options base = {}) {
-  for (const auto& o : program.options) {
-    const auto number = [&] { return static_cast<std::size_t>(std::strtoull(o.value.c_str(), nullptr, 0)); };
-    if (o.name == "quiet") base.quiet = true;
-    if (o.name == "aggsortkey") base.print.sort.sortkey = true;
-    if (o.name == "aggsortrev") base.print.sort.sortrev = true;
-    if (o.name == "aggsortkeypos") base.print.sort.keypos = number();
-    if (o.name == "aggsortpos") base.print.sort.pos = number();
-    if (o.name == "aggpercpu") base.print.percpu = true;
-    if (o.name == "strsize") base.print.strsize = number();
-  }
+  for (const auto& o : program.options) set_printer_option(base, o.name, o.value);
   return base;
 }
 
@@ -70,7 +76,9 @@ inline out::traced read_record(const ir::record& r, std::span<const std::byte> d
     const auto* text = reinterpret_cast<const char*>(at);
     return out::traced::string(std::string(text, ::strnlen(text, size)));
   }
-  if (r.t.kind == ir::type::category::stack) return out::traced::stack({});
+  if (r.t.is_stack())
+    return out::traced::stack(out::stack_frames(r.t.kind == ir::type::category::ustack,
+                                                std::string_view(reinterpret_cast<const char*>(at), size)));
   std::uint64_t bits = 0;
   std::memcpy(&bits, at, std::min<std::size_t>(size, 8));  // little-endian: low bytes first
   return out::traced::integer(static_cast<std::int64_t>(bits), r.size, r.t.is_signed);
@@ -123,7 +131,12 @@ class record_printer {
     const std::span<const std::byte> data(f.data);
     switch (s.kind) {
       case ir::action::trace:
+      case ir::action::stack:
+      case ir::action::ustack:
         out::print_trace(out, read_record(s.records[0], data), options_.quiet);
+        return;
+      case ir::action::setopt:  // from here on, as libdtrace's does
+        set_printer_option(options_, s.format, s.args.empty() ? std::string() : s.args[0].text);
         return;
       case ir::action::printf: {
         std::vector<out::traced> args;
@@ -174,6 +187,7 @@ class record_printer {
 
   static out::traced traced_key(const agg::record& r) {
     if (r.type.kind == agg::key_type::category::string) return out::traced::string(r.string);
+    if (r.type.is_stack()) return out::traced::stack(out::stack_frames(r.type.kind == agg::key_type::category::ustack, r.string));
     return out::traced::integer(static_cast<std::int64_t>(r.integer), r.type.size,
                                 r.type.is_signed);
   }

@@ -1,12 +1,15 @@
 // Checking D: the syntax tree to a typed ir::program, with DTrace's diagnostics.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtpp/d/ast.hpp"
 #include "dtpp/d/diagnostic.hpp"
+#include "dtpp/d/options.hpp"
 #include "dtpp/d/source.hpp"
 #include "dtpp/ir/program.hpp"
 
@@ -17,10 +20,23 @@ struct compile_options {
   std::vector<std::string> arguments{"dtrace"};
   std::int64_t target = 0;      ///< $target: the -c or -p process, 0 when none
   std::uint32_t strsize = 256;  ///< bytes of a string
+  std::uint32_t stackframes = 20;   ///< frames of stack() without an argument
+  std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
+  std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
   bool argref = false;          ///< do not report an unreferenced last argument
   bool empty_ok = false;        ///< -xempty: a program with no clause is fine
 };
+
+/// Takes the stackframes, ustackframes and maxframes options (others are left alone).
+inline void set_frames_option(compile_options& options, std::string_view name, std::string_view value) {
+  std::uint32_t* field = name == "stackframes"    ? &options.stackframes
+                         : name == "ustackframes" ? &options.ustackframes
+                         : name == "maxframes"    ? &options.maxframes
+                                                  : nullptr;
+  const auto frames = parse_size(value);
+  if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
+}
 
 struct compile_result {
   ir::program program;

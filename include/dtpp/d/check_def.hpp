@@ -169,6 +169,7 @@ class checker {
       return;
     }
     if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*parse_size(p.value));
+    set_frames_option(options_, p.name, p.value);
     if (p.name == "defaultargs") options_.defaultargs = true;
     if (p.name == "argref") options_.argref = true;
     if (p.name == "empty") options_.empty_ok = true;
@@ -386,10 +387,10 @@ class checker {
           fail("D_KEY_TYPE", "aggregation expression may not be used as aggregation index: key #" +
                                  std::to_string(i),
                target->kids[i]->where);
-        keys.push_back(value(target->kids[i]));
+        keys.push_back(value_or_stack(target->kids[i]));
       }
     for (std::size_t i = 0; i < keys.size(); ++i)
-      if (!keys[i].t.is_integer() && !keys[i].t.is_string())
+      if (!keys[i].t.is_integer() && !keys[i].t.is_string() && !keys[i].t.is_stack())
         fail("D_KEY_TYPE", keys[i].t.name + " expression may not be used as aggregation index: key #" +
                                std::to_string(i + 1),
              keys[i].where);
@@ -403,10 +404,7 @@ class checker {
       d.varid = static_cast<std::uint32_t>(result_.program.aggregations.size() + 1);
       d.name = agg_node->text;
       d.fn = fn;
-      for (const auto& k : keys)
-        d.keys.push_back(k.t.is_string()
-                             ? agg::key_type{agg::key_type::category::string, options_.strsize, false}
-                             : agg::key_type{agg::key_type::category::integer, k.t.size, k.t.is_signed});
+      for (const auto& k : keys) d.keys.push_back(key_type_of(k.t));
       result_.program.aggregations.push_back(d);
       aggregation_lines_.push_back(line_of(n->where));
       aggregation_key_types_.push_back({});
@@ -538,6 +536,54 @@ class checker {
     }
   }
 
+  // The key type an aggregation keeps a key of D type t as.
+  agg::key_type key_type_of(const type& t) const {
+    using c = agg::key_type::category;
+    if (t.is_string()) return {c::string, options_.strsize, false};
+    if (t.is_stack()) return {t.kind == type::category::stack ? c::stack : c::ustack, t.size, false};
+    return {c::integer, t.size, t.is_signed};
+  }
+
+  // stack(frames) and ustack(frames, strsize): an action, or a value that a key or %k takes.
+  // `frames` defaults to the stackframes / ustackframes option. dtpp has no ustack helpers, so
+  // strsize is checked but no string table is kept.
+  expr stack_call(const std::string& name, const ast::node_ptr& n) {
+    const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
+    const bool user = name == "ustack";
+    const std::size_t most = user ? 2 : 1;
+    if (args.size() > most) prototype_mismatch(name, args.size(), most, "at most ", n->where);
+    auto frames = user ? options_.ustackframes : options_.stackframes;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const auto v = value(args[i]);
+      if (!v.t.is_integer())
+        fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) +
+                                " is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: " + v.t.name,
+             args[i]->where);
+      if (i == 0 && (v.kind != kind_t::constant || v.value <= 0))
+        fail(user ? "D_USTACK_FRAMES" : "D_STACK_SIZE", name + "( ) argument #1 must be a non-zero positive integer constant",
+             args[i]->where);
+      if (i == 1 && (v.kind != kind_t::constant || v.value < 0))
+        fail("D_USTACK_STRSIZE", "ustack( ) argument #2 must be a positive integer constant", args[i]->where);
+      if (i == 0) frames = static_cast<std::uint32_t>(std::min<std::int64_t>(v.value, options_.maxframes));
+    }
+    frames = std::min(frames, options_.maxframes);
+    expr e;
+    e.kind = kind_t::call;
+    e.text = name;
+    e.where = n->where;
+    e.t = {user ? type::category::ustack : type::category::stack, (frames + (user ? 1 : 0)) * 8, false, "stack"};
+    return e;
+  }
+
+  // A value, or a stack: stack() and ustack() are values only as aggregation keys and as the
+  // arguments of trace() and printf(); elsewhere they are actions, of type void.
+  expr value_or_stack(const ast::node_ptr& n) {
+    if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
+        (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack"))
+      return stack_call(n->kids[0]->text, n);
+    return value(n);
+  }
+
   // Actions: returns false when `name` is not one.
   bool action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st) {
     const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
@@ -583,7 +629,7 @@ class checker {
 
     if (name == "trace") {
       if (count != 1) mismatch(1, "");
-      auto v = value(args[0]);
+      auto v = value_or_stack(args[0]);
       if (v.t.is_void())
         fail("D_PROTO_ARG", "trace( ) argument #1 is incompatible with prototype:\n\tprototype: "
                             "scalar or string\n\t argument: void",
@@ -688,16 +734,10 @@ class checker {
       return true;
     }
     if (name == "stack" || name == "ustack") {
-      const std::size_t most = name == "stack" ? 1 : 2;
-      if (count > most) mismatch(most, "at most ");
       st.kind = name == "stack" ? ir::action::stack : ir::action::ustack;
-      for (const auto& a : args) {
-        auto v = value(a);
-        if (v.kind != kind_t::constant) fail("D_STACK_SIZE", name + "( ) argument #1 must be a non-zero positive integer constant", a->where);
-        st.args.push_back(std::move(v));
-      }
-      const auto frames = st.args.empty() ? 20 : static_cast<std::uint32_t>(st.args[0].value);
-      st.records.push_back({{type::category::stack, frames * 8, false, "stack"}, 0, frames * 8});
+      auto e = stack_call(name, n);
+      st.records.push_back({e.t, 0, e.t.size});
+      st.args.push_back(std::move(e));
       return true;
     }
     for (const char* s : {"speculate", "commit", "discard"})
@@ -779,7 +819,7 @@ class checker {
     const char c = letters.back();
     if (c == 's' || c == 'S') return t.is_string();
     if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return false;  // D has no floats
-    if (c == 'k') return t.kind == type::category::stack;
+    if (c == 'k') return t.is_stack();
     return t.is_integer();
   }
 
@@ -809,7 +849,7 @@ class checker {
                                         " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
                                         prototype_of(c.letters) + "\n\t  argument: aggregation",
                args[next]->where);
-        return value(args[next++]);
+        return value_or_stack(args[next++]);
       };
       for (int star = 0; star < int(c.star_width) + int(c.star_precision); ++star) {
         auto w = take(std::string("\"") + (star == 0 && c.star_width ? "*" : ".*") + "\" ");
@@ -1500,7 +1540,10 @@ inline std::string show(const expr& e) {
     case kind_t::assign: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
     case kind_t::increment: return e.value ? "(" + e.text + show(e.kids[0]) + ")" : "(" + show(e.kids[0]) + e.text + ")";
     case kind_t::cast: return "(" + e.t.name + ")" + show(e.kids[0]);
-    case kind_t::call: return e.text + "(" + show_list(e.kids) + ")";
+    case kind_t::call:
+      if (e.t.is_stack())  // the frames it keeps
+        return e.text + "(" + std::to_string(e.t.size / 8 - (e.t.kind == type::category::ustack ? 1 : 0)) + ")";
+      return e.text + "(" + show_list(e.kids) + ")";
     case kind_t::stringof: return "stringof(" + show(e.kids[0]) + ")";
   }
   return "?";
@@ -1543,8 +1586,13 @@ std::string dump(const ir::program& program) {
     out += " keys (";
     for (std::size_t i = 0; i < a.keys.size(); ++i) {
       const auto& k = a.keys[i];
-      out += (i ? ", " : "") + (k.kind == agg::key_type::category::string ? "string[" + std::to_string(k.size) + "]"
-                                                                          : std::string(k.is_signed ? "int" : "uint") + std::to_string(k.size * 8));
+      out += i ? ", " : "";
+      switch (k.kind) {
+        case agg::key_type::category::string: out += "string[" + std::to_string(k.size) + "]"; break;
+        case agg::key_type::category::stack: out += "stack[" + std::to_string(k.size) + "]"; break;
+        case agg::key_type::category::ustack: out += "ustack[" + std::to_string(k.size) + "]"; break;
+        case agg::key_type::category::integer: out += std::string(k.is_signed ? "int" : "uint") + std::to_string(k.size * 8);
+      }
     }
     out += ")\n";
   }

@@ -1,6 +1,7 @@
 // The in-process engine's definitions. Included by dtpp/src.hpp only.
 #pragma once
 
+#include <execinfo.h>
 #include <fnmatch.h>
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -53,7 +54,7 @@ using kind_t = ir::expr::kind_t;
 // A D value while a clause runs: an integer (its bits) or a string.
 struct value {
   std::int64_t i = 0;
-  std::string s;
+  std::string s;  // a string, or a stack record's bytes
 };
 
 // A fault stops the clause; the engine reports it as DTrace's ERROR probe would.
@@ -215,10 +216,40 @@ inline void put(std::vector<std::byte>& data, const ir::record& r, const value& 
   auto* at = data.data() + r.offset;
   if (t.is_string()) {
     std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size > 0 ? r.size - 1 : 0));
+  } else if (t.is_stack()) {
+    std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size));
   } else {
     const auto bits = static_cast<std::uint64_t>(v.i);
     std::memcpy(at, &bits, std::min<std::size_t>(r.size, 8));  // little-endian: low bytes first
   }
+}
+
+// A ustack() record of `size` bytes: this process's id, then the return addresses from the code
+// that fired the probe outwards (the engine's own frames left out), ended by a zero when fewer
+// than fit. Only the id when the probe fired on one of the engine's threads.
+inline std::string user_stack(const void* caller, std::size_t size) {
+  std::string bytes(size, '\0');
+  const auto pid = static_cast<std::uint64_t>(::getpid());
+  std::memcpy(bytes.data(), &pid, sizeof pid);
+  if (!caller) return bytes;
+  const std::size_t room = size / 8 - 1;
+  std::vector<void*> pcs;
+  // backtrace() starts here: room enough for the engine's frames, twice as much if they were not.
+  for (std::size_t capacity = room + 64; capacity <= room + 4096; capacity *= 2) {
+    pcs.resize(capacity);
+    const auto n = static_cast<std::size_t>(::backtrace(pcs.data(), static_cast<int>(capacity)));
+    const auto first = std::find(pcs.begin(), pcs.begin() + static_cast<std::ptrdiff_t>(n), caller);
+    if (first != pcs.begin() + static_cast<std::ptrdiff_t>(n)) {
+      const auto count = std::min<std::size_t>(room, static_cast<std::size_t>(pcs.begin() + static_cast<std::ptrdiff_t>(n) - first));
+      for (std::size_t i = 0; i < count; ++i) {
+        const auto pc = reinterpret_cast<std::uintptr_t>(first[static_cast<std::ptrdiff_t>(i)]);
+        std::memcpy(bytes.data() + 8 * (i + 1), &pc, 8);
+      }
+      return bytes;
+    }
+    if (n < capacity) break;  // the whole stack, and the caller is not on it
+  }
+  return bytes;
 }
 
 // One firing of a probe: its arguments, clause-local variables and the record being built, which
@@ -228,9 +259,11 @@ class runner {
   /// The CPU the calling thread runs on, looked up only when a clause needs it.
   static constexpr std::uint32_t this_cpu = UINT32_MAX;
 
+  /// `caller` is where the code that fired the probe goes on once it returns (what ustack()
+  /// starts from); none for the engine's own timer threads.
   runner(engine::state& state, const bound_probe& probe, std::span<const std::int64_t> arguments,
-         std::uint32_t cpu)
-      : st(state), args(arguments), probe_(probe), cpu_(cpu) {}
+         std::uint32_t cpu, const void* caller = nullptr)
+      : st(state), args(arguments), caller(caller), probe_(probe), cpu_(cpu) {}
 
   // Runs the clauses of the probe, in program order.
   void run() {
@@ -267,6 +300,7 @@ class runner {
 
   engine::state& st;
   std::span<const std::int64_t> args;
+  const void* caller;
   std::map<std::uint32_t, value> locals;
   std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
 
@@ -277,7 +311,7 @@ class runner {
     for (const auto& b : st.probes)
       if (b.type == bound_probe::kind::error) {
         const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
-        runner(st, b, error_args, cpu_).run();
+        runner(st, b, error_args, cpu_, caller).run();
       }
   }
 
@@ -431,7 +465,7 @@ inline subroutine_fn subroutine_of(const std::string& f) {
 // A key record from a D value: strings as they are, integers cut to the key's size.
 inline void set_record(agg::record& r, const agg::key_type& type, const value& v) {
   r.type = type;
-  if (type.kind == agg::key_type::category::string) {
+  if (type.holds_bytes()) {
     r.string.assign(v.s);
     r.integer = 0;
   } else {
@@ -545,10 +579,9 @@ class compiler {
           return true;
         };
       case ir::action::setopt:
-        return [](runner&) { return false; };
+        return [](runner&) { return true; };  // a record, for the consumer to carry out
       case ir::action::stack:
       case ir::action::ustack:
-        return [](runner&) { return true; };  // no frames in-process: the record stays zero
       case ir::action::trace:
       case ir::action::printf: {
         std::vector<compiled_expr> args;
@@ -710,6 +743,10 @@ class compiler {
           return [x = compile(e.kids[0])](runner& r) { return value{0, x(r).s}; };
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
+        if (e.t.kind == ir::type::category::ustack)
+          return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
+        // The kernel's stack: there is none under a probe fired in user space.
+        if (e.t.kind == ir::type::category::stack) return [size = e.t.size](runner&) { return value{0, std::string(size, '\0')}; };
         std::vector<compiled_expr> args;
         for (const auto& k : e.kids) args.push_back(compile(k));
         if (args.size() > 3)
@@ -981,7 +1018,7 @@ const std::vector<probe_info>& engine::probes() const { return state_->infos; }
 void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
   auto& st = *state_;
   if (probe == 0 || probe > st.probes.size()) return;
-  detail::runner(st, st.probes[probe - 1], args, detail::runner::this_cpu).run();
+  detail::runner(st, st.probes[probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
 }
 
 void engine::go() {
@@ -990,7 +1027,7 @@ void engine::go() {
   st.started = true;
   using kind = detail::bound_probe::kind;
   for (const auto& b : st.probes)
-    if (b.type == kind::begin) detail::runner(st, b, {}, 0).run();
+    if (b.type == kind::begin) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
   if (st.exited.load()) return;
   if (membarrier_registered()) membarrier_ready.store(true, std::memory_order_relaxed);
   engine::state* none = nullptr;
@@ -1034,7 +1071,7 @@ void engine::stop() {
   if (st.ended) return;
   st.ended = true;
   for (const auto& b : st.probes)
-    if (b.type == detail::bound_probe::kind::end) detail::runner(st, b, {}, 0).run();
+    if (b.type == detail::bound_probe::kind::end) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
 }
 
 bool engine::exited() const { return state_->exited.load(std::memory_order_acquire); }
@@ -1074,7 +1111,7 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
   auto* st = active_engine.load(std::memory_order_seq_cst);
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
       site.probe <= st->probes.size())
-    detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu).run();
+    detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
   count.value.store(under_way, std::memory_order_release);
 }
 

@@ -41,10 +41,12 @@ std::int64_t probe_argument(const T& value) {
   else
     return static_cast<std::int64_t>(value);
 }
+// Inlined into the probe site, so that ustack() starts at the function holding the site.
 template <class... Args>
-void fire(probe_site& site, const Args&... args) {
+[[gnu::always_inline]] inline void fire(probe_site& site, const Args&... args) {
   const std::int64_t values[] = {probe_argument(args)..., 0};
   inproc::fire(site, std::span<const std::int64_t>(values, sizeof...(Args)));
+  asm volatile("");  // no tail call: the site's function stays on the stack that ustack() reads
 }
 }  // namespace detail
 

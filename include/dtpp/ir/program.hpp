@@ -12,9 +12,11 @@
 
 namespace dtpp::ir {
 
-/// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack.
+/// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack: a
+/// kernel stack's program counters (stack()), or a process id and its user stack's (ustack()),
+/// 8 bytes each, ended by a zero when there are fewer than room for.
 struct type {
-  enum class category : std::uint8_t { void_type, integer, string, stack } kind = category::void_type;
+  enum class category : std::uint8_t { void_type, integer, string, stack, ustack } kind = category::void_type;
   std::uint32_t size = 0;
   bool is_signed = false;
   std::string name;  ///< as D names it in messages: "int", "uint64_t", "string", ...
@@ -22,6 +24,7 @@ struct type {
   bool is_integer() const { return kind == category::integer; }
   bool is_string() const { return kind == category::string; }
   bool is_void() const { return kind == category::void_type; }
+  bool is_stack() const { return kind == category::stack || kind == category::ustack; }
   friend bool operator==(const type&, const type&) = default;
 };
 

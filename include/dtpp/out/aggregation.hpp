@@ -11,6 +11,8 @@
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/table.hpp"
 #include "dtpp/agg/walk.hpp"
+#include "dtpp/out/format.hpp"
+#include "dtpp/out/frames.hpp"
 #include "dtpp/out/histogram.hpp"
 #include "dtpp/out/record.hpp"
 #include "dtpp/out/value.hpp"
@@ -44,6 +46,8 @@ void print_key(std::string& out, const Key& key, const print_options& options = 
     for (const auto& r : key.records) {
       if (r.type.kind == agg::key_type::category::string)
         print_string_record(out, r.string, r.type.size);
+      else if (r.type.is_stack())
+        detail::print_stack(out, stack_frames(r.type.kind == agg::key_type::category::ustack, r.string), 14, "%s");
       else
         print_integer_record(out, r.type.size, r.integer);
     }

@@ -363,17 +363,14 @@ inline std::string time_rfc822_text(std::uint64_t bits) {
   return s;
 }
 
-// A stack as DTrace prints one without symbols: a newline, then per frame (up to a 0 frame) the
-// indent, the address through `spec` and a newline.
-inline void print_stack(std::string& out, std::span<const std::uint64_t> frames, int indent,
+// A stack as DTrace prints one: a newline, then per frame the indent, the frame's name through
+// `spec` and a newline.
+inline void print_stack(std::string& out, std::span<const std::string> frames, int indent,
                         const std::string& spec) {
   out += '\n';
-  for (const std::uint64_t pc : frames) {
-    if (pc == 0) break;
+  for (const auto& frame : frames) {
     out.append(static_cast<std::size_t>(indent > 0 ? indent : 0), ' ');
-    char address[32];
-    std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(pc));
-    append_spec(out, spec, static_cast<const char*>(address));
+    append_spec(out, spec, frame.c_str());
     out += '\n';
   }
 }
@@ -388,8 +385,7 @@ inline std::string text_of(const traced& v) {
       return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
     default: {
       std::string s;
-      for (const auto pc : v.frames)
-        append(s, s.empty() ? "0x%llx" : " 0x%llx", static_cast<unsigned long long>(pc));
+      for (const auto& frame : v.frames) s += (s.empty() ? "" : " ") + frame;
       return s;
     }
   }

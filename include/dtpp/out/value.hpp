@@ -26,7 +26,7 @@ struct traced {
   std::uint32_t size = 8;             ///< an integer's size in bytes: 1, 2, 4 or 8
   bool is_signed = true;              ///< whether the integer's D type is signed
   std::string text;                   ///< a string (up to its first NUL)
-  std::vector<std::uint64_t> frames;  ///< a stack's program counters, ended by 0 or the end
+  std::vector<std::string> frames;    ///< a stack's frames, named (see frames.hpp)
 
   static traced integer(std::int64_t value, std::uint32_t size, bool is_signed) {
     traced t;
@@ -43,7 +43,7 @@ struct traced {
     t.text = std::move(text);
     return t;
   }
-  static traced stack(std::vector<std::uint64_t> frames) {
+  static traced stack(std::vector<std::string> frames) {
     traced t;
     t.type = kind::stack;
     t.size = 0;
