@@ -307,7 +307,7 @@ struct driver::state {
             (p.provider.empty() || ::fnmatch(p.provider.c_str(), "dtrace", 0) == 0))
           throw error("dtrace:::ERROR is not supported by the kernel engine yet", p.where);
         if (matched.empty())
-          throw error("probe description " + p.text() + " does not match any probes", p.where);
+          throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         for (auto& t : matched) {
           const auto name = t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name;
           auto it = by_name.find(name);

@@ -511,7 +511,7 @@ TEST_CASE("the handle's operations come in libdtrace's order", "[consumer][handl
     CHECK(e.code() == ENOENT);
     CHECK(std::string(e.what()) ==
           "failed to enable probes: probe description syscall::read:entry does not match any "
-          "probes in this process (kernel probes need the kernel shim, issue #5)");
+          "probes in this process (kernel probes need the kernel engine, dtpp::kernel::driver)");
   }
   h.exec(h.compile("BEGIN { exit(1); }"));
   CHECK_THROWS_MATCHES(

@@ -165,7 +165,7 @@ TEST_CASE("a full principal buffer drops and counts records", "[inproc]") {
 TEST_CASE("probes only the kernel shim serves are refused with a clear error", "[inproc]") {
   CHECK_THROWS_WITH(inproc::engine(compiled("syscall::read:entry { @ = count(); }")),
                     "probe description syscall::read:entry does not match any probes in this process "
-                    "(kernel probes need the kernel shim, issue #5)");
+                    "(kernel probes need the kernel engine, dtpp::kernel::driver)");
 }
 
 TEST_CASE("D computes in 64 bits; stores, casts and records narrow", "[inproc]") {

@@ -78,6 +78,7 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
 struct loaded_programs {
   std::vector<loaded_program> programs;
   std::vector<std::uint32_t> starts;  ///< where each program begins in the joined text
+  bool errtags = false;               ///< -xerrtags, or a program's pragma
 
   /// The program a place in the joined text is in (the last one for no place), and the place
   /// within that program.
@@ -96,10 +97,10 @@ void report(const d::diagnostic& error, const loaded_program& loaded, const d::r
 }
 
 /// The same for a place in the joined text of a run's programs.
-void report(const settings& s, d::diagnostic error, const loaded_programs& loaded, bool errtags) {
+void report(const settings& s, d::diagnostic error, const loaded_programs& loaded) {
   const auto [i, where] = loaded.locate(error.where);
   error.where = where;
-  report(error, loaded.programs[i], d::render_options{s.name, errtags, s.programs[i].script});
+  report(error, loaded.programs[i], d::render_options{s.name, loaded.errtags, s.programs[i].script});
 }
 
 bool sets_option(const d::ast::program& program, std::string_view name) {
@@ -111,7 +112,7 @@ bool sets_option(const d::ast::program& program, std::string_view name) {
 /// Loads and parses every program, then checks them together; prints their diagnostics (or,
 /// with -S, the checked program). The checked program when all compiled.
 std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
-  bool parsed_all = true, errtags = s.errtags;
+  bool parsed_all = true;
   std::string joined;
   std::optional<d::parse_result> parsed;
   for (const auto& spec : s.programs) {
@@ -124,7 +125,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
     // parse() and check() apart, rather than compile(), so that a `#pragma D option errtags`
     // shows tags on syntax errors too.
     const bool tags = s.errtags || sets_option(parsed->program, "errtags");
-    errtags |= tags;
+    loaded.errtags |= tags;
     for (const auto& error : parsed->errors)
       report(error, *program, d::render_options{s.name, tags, spec.script});
     parsed_all &= parsed->errors.empty();
@@ -146,7 +147,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   if (loaded.programs.size() > 1) parsed = d::parse(all);
   auto result = parsed->errors.empty() ? d::check(parsed->program, all, options)
                                        : d::compile_result{{}, std::move(parsed->errors)};
-  for (const auto& error : result.errors) report(s, error, loaded, errtags);
+  for (const auto& error : result.errors) report(s, error, loaded);
   if (!result.errors.empty()) return std::nullopt;
   if (s.show_programs) {
     std::fputs(d::dump(result.program).c_str(), stdout);
@@ -205,7 +206,8 @@ std::unique_ptr<consumer::source> start_engine(const settings& s, const loaded_p
     try {
       return std::make_unique<inproc::engine>(program, inproc::engine_options{.program_name = s.name});
     } catch (const inproc::engine_error& e) {
-      failed(e.what(), e.where);
+      if (e.tag.empty()) failed(e.what(), e.where);
+      else report(s, {e.tag, e.what(), e.where}, loaded);
       return nullptr;
     }
   }
@@ -220,19 +222,21 @@ std::unique_ptr<consumer::source> start_engine(const settings& s, const loaded_p
                                         .dynvarsize = size_option(program, s, "dynvarsize", 1u << 20)});
   } catch (const kernel::error& e) {
     if (e.where == d::diagnostic::nowhere) failed(e.what());
-    else report(s, {"", e.what(), e.where}, loaded, false);
+    else report(s, {e.tag, e.what(), e.where}, loaded);
     return nullptr;
   }
 }
 
-/// dtrace(1)'s "matched N probes" line for each program: the probes its clauses enable.
+/// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
+/// its clauses enables, added up (`BEGIN {} BEGIN {}` matches 2).
 void say_matched(const settings& s, const loaded_programs& loaded, const ir::program& program,
                  const std::vector<probe_info>& probes) {
   for (std::size_t i = 0; i < s.programs.size(); ++i) {
-    const auto count = std::count_if(probes.begin(), probes.end(), [&](const probe_info& p) {
-      return std::any_of(p.clauses.begin(), p.clauses.end(),
-                         [&](std::uint32_t c) { return loaded.locate(program.clauses[c].where).first == i; });
-    });
+    std::size_t count = 0;
+    for (const auto& p : probes)
+      count += static_cast<std::size_t>(std::count_if(p.clauses.begin(), p.clauses.end(), [&](std::uint32_t c) {
+        return loaded.locate(program.clauses[c].where).first == i;
+      }));
     const auto& spec = s.programs[i];
     const auto shown = spec.script ? spec.text : spec.text.substr(0, spec.text.find_first_of("{/;"));
     detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +

@@ -15,12 +15,15 @@
 namespace dtpp {
 
 /// A program an engine refuses to run. `where` places the cause in the D source when one
-/// construct or probe description is it.
+/// construct or probe description is it; `tag` is the D compiler's tag when DTrace reports the
+/// same refusal as a compile error (D_PDESC_ZERO: a description that matches no probe).
 class source_error : public std::runtime_error {
  public:
-  explicit source_error(const std::string& what, d::ast::span where = d::diagnostic::nowhere)
-      : std::runtime_error(what), where(where) {}
+  explicit source_error(const std::string& what, d::ast::span where = d::diagnostic::nowhere,
+                        std::string tag = {})
+      : std::runtime_error(what), where(where), tag(std::move(tag)) {}
   d::ast::span where;
+  std::string tag;
 };
 
 /// One probe the program enabled, as dtrace -l would list it.

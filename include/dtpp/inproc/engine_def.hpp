@@ -973,9 +973,9 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         throw engine_error("probe description " + p.text() + " does not match any probes" +
                            (p.provider.empty() || p.provider == "syscall" || p.provider == "pid" ||
                                     p.provider.rfind("pid", 0) == 0 || p.provider == "fbt" || p.provider == "sdt"
-                                ? " in this process (kernel probes need the kernel shim, issue #5)"
+                                ? " in this process (kernel probes need the kernel engine, dtpp::kernel::driver)"
                                 : ""),
-                           p.where);
+                           p.where, "D_PDESC_ZERO");
     }
   }
   for (auto& b : st.probes) {
