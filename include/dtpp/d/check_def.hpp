@@ -105,9 +105,8 @@ inline const std::vector<builtin_info>& builtins(std::uint32_t strsize) {
 }
 
 
-// A printf conversion: its flags/width/precision text, its letters, and what it takes.
+// A printf conversion: its letters, and what it takes.
 struct conversion {
-  std::string spec;     ///< e.g. "-20s", "@d", "lld"
   std::string letters;  ///< size prefix + conversion character: "d", "lld", "s", "@"
   bool star_width = false;
   bool star_precision = false;
@@ -315,7 +314,17 @@ class checker {
 
   // ---- statements ----------------------------------------------------------------------------
 
+  // libdtrace's parser refuses a call of anything but a name as it builds the call, before any
+  // name in the statement is resolved: `@ = tick-1();` is D_FUNC_IDENT, not an unknown `tick`.
+  void check_callees(const ast::node_ptr& n) {
+    if (!n) return;
+    if (n->kind == ast::node_kind::call && n->kids[0]->kind != ast::node_kind::identifier)
+      fail("D_FUNC_IDENT", "function designator is not of function type", n->kids[0]->where);
+    for (const auto& k : n->kids) check_callees(k);
+  }
+
   ir::statement statement(const ast::node_ptr& n) {
+    check_callees(n);
     ir::statement st;
     st.where = n->where;
     // @a[keys] = fn(args)
@@ -325,10 +334,7 @@ class checker {
     }
     if (n->kind == ast::node_kind::aggregation ||
         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation)) {
-      const auto name = aggregation_name(aggregation_node(n)->text);
-      if (!aggregation_ids_.count(aggregation_node(n)->text))
-        fail("D_IDENT_UNDEF", "failed to resolve @" + name + ": Unknown variable name", n->where);
-      fail("D_AGG_NULL", "expression has null effect: @" + name, n->where);
+      fail("D_AGG_NULL", "expression has null effect: @" + aggregation_name(aggregation_node(n)->text), n->where);
     }
     if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier) {
       const auto& name = n->kids[0]->text;
@@ -629,11 +635,10 @@ class checker {
 
     if (name == "trace") {
       if (count != 1) mismatch(1, "");
+      if (args[0]->kind == ast::node_kind::aggregation)
+        fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
       auto v = value_or_stack(args[0]);
-      if (v.t.is_void())
-        fail("D_PROTO_ARG", "trace( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                            "scalar or string\n\t argument: void",
-             args[0]->where);
+      if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
       st.kind = ir::action::trace;
       st.records.push_back(record_of(v));
       st.args.push_back(std::move(v));
@@ -760,41 +765,43 @@ class checker {
         continue;
       }
       conversion c;
+      const auto number = std::to_string(out.size() + 1);
+      const auto bad = [&](const std::string& why) { fail("D_SYNTAX", "format conversion #" + number + " " + why, where); };
+      // Flags, width and precision, in any order as libdtrace reads them.
+      bool dot = false;
       std::size_t j = i + 1;
-      while (j < fmt.size() && std::string_view("-+ #0'@?").find(fmt[j]) != std::string_view::npos) {
-        if (fmt[j] == '@') c.aggregation = true;
-        ++j;
+      for (; j < fmt.size(); ++j) {
+        const char ch = fmt[j];
+        if (ch == '@') {
+          c.aggregation = true;
+        } else if (ch == '.') {
+          if (dot) bad("has more than one '.' specified");
+          dot = true;
+        } else if (ch == '*') {
+          bool& star = dot ? c.star_precision : c.star_width;
+          if (star) bad(std::string("has more than one '*' specified for the output ") + (dot ? "precision" : "width"));
+          star = true;
+        } else if (ch == '%') {
+          bad("cannot be combined with other format flags: %%");
+        } else if (ch == '$') {
+          bad("uses unsupported positional format (%n$)");
+        } else if (!std::isdigit(static_cast<unsigned char>(ch)) && std::string_view("-+ #0'?").find(ch) == std::string_view::npos) {
+          break;
+        }
       }
-      if (j < fmt.size() && fmt[j] == '*') { c.star_width = true; ++j; }
-      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
-      if (j < fmt.size() && fmt[j] == '.') {
-        ++j;
-        if (j < fmt.size() && fmt[j] == '*') { c.star_precision = true; ++j; }
-        while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) ++j;
-      }
-      while (j < fmt.size() && fmt[j] == '@') {  // %8@d: the '@' may follow the width too
-        c.aggregation = true;
-        ++j;
-      }
-      if (j < fmt.size() && fmt[j] == '$')
-        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
-                             " uses unsupported positional format (%n$)", where);
       std::size_t k = j;
       while (k < fmt.size() && std::string_view("hlLw").find(fmt[k]) != std::string_view::npos) ++k;
       if (k >= fmt.size()) {
-        if (c.aggregation && k == j) { c.letters = "@"; c.spec = fmt.substr(i + 1, k - i - 1); out.push_back(c); break; }
-        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
-                             " name expected before end of format string", where);
+        if (c.aggregation && k == j) { c.letters = "@"; out.push_back(c); break; }
+        bad("name expected before end of format string");
       }
       c.letters = fmt.substr(j, k - j + 1);
-      c.spec = fmt.substr(i + 1, k - i);
       static const char* const valid[] = {"a", "A", "c", "C", "d", "i", "o", "u", "x", "X", "s", "S", "p", "e", "E", "f", "g", "G", "k", "Y", "T", "I", "P",
                                           "hd", "hi", "ho", "hu", "hx", "hX", "hhd", "hhi", "hhu", "hhx", "hhX", "ld", "li", "lo", "lu", "lx", "lX",
                                           "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "lc", "ls", "ws", "wc", "zd", "zu", "zx"};
       if (!(c.aggregation && (c.letters.size() == 1)) &&
           std::find(std::begin(valid), std::end(valid), c.letters) == std::end(valid))
-        fail("D_SYNTAX", "format conversion #" + std::to_string(out.size() + 1) +
-                             " is undefined: %" + c.letters, where);
+        bad("is undefined: %" + c.letters);
       if (c.aggregation && fn != "printa")
         fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " +
                                       fn + "( )",
@@ -826,8 +833,8 @@ class checker {
   void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
               ir::statement& st) {
     if (args[first]->kind != ast::node_kind::string)
-      fail("D_PROTO_ARG", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                          "string\n\t argument: " + value(args[first]).t.name,
+      fail("D_PRINTF_ARG_FMT", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                          "string constant\n\t argument: " + value(args[first]).t.name,
            args[first]->where);
     st.format = args[first]->text;
     st.has_format = true;
@@ -841,7 +848,7 @@ class checker {
         if (next >= args.size())
           fail(what == "value " ? "D_PRINTF_ARG_PROTO" : "D_PRINTF_DYN_PROTO",
                fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) + " (%" +
-                   c.spec + ") is missing a corresponding " + what + "argument",
+                   c.letters + ") is missing a corresponding " + what + "argument",
                st.where);
         if (args[next]->kind == ast::node_kind::aggregation)
           fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next + 1) +
@@ -856,8 +863,8 @@ class checker {
         if (!w.t.is_integer())
           fail("D_PRINTF_DYN_TYPE", fn + "( ) argument #" + std::to_string(next) +
                                         " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: % " + (c.star_width ? "*" : ".*") +
-                                        " \n\t prototype: int\n\t  argument: " + w.t.name,
+                                        " prototype:\n\tconversion: % " + (star == 0 && c.star_width ? "*" : ".*") +
+                                        " " + c.letters + "\n\t prototype: int\n\t  argument: " + w.t.name,
                args[next - 1]->where);
         st.records.push_back({w.t, 0, w.t.size});
         st.args.push_back(std::move(w));
@@ -889,7 +896,7 @@ class checker {
       for (int star = 0; star < int(c.star_width) + int(c.star_precision) + 1; ++star) {
         if (key >= keys.size())
           fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
-                                         " (%" + c.spec + ") is missing a corresponding value argument",
+                                         " (%" + c.letters + ") is missing a corresponding value argument",
                n->kids[1]->where);
         const auto& t = keys[key++];
         const bool is_value = star == int(c.star_width) + int(c.star_precision);
@@ -1370,8 +1377,8 @@ class checker {
   }
 
   expr increment(const ast::node_ptr& n, bool is_prefix) {
-    // ++ and -- create an int, as the first assignment of 0 would (DTrace's tick tests count so).
-    const auto implicit = int_type();
+    // ++ and -- create an int64_t, as libdtrace's dt_cook_op1 does.
+    const auto implicit = integer_type("int64_t", 8, true);
     auto target = lvalue(n->kids[0], n->text, &implicit);
     if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
     expr e;
@@ -1491,6 +1498,10 @@ class checker {
   expr cast(const ast::node_ptr& n) {
     const auto t = named_type(n->text, options_.strsize);
     auto v = value(n->kids[0]);
+    if (t && t->is_void() && !v.t.is_void()) {  // (void)x: evaluated, its value dropped, as in C
+      v.t = void_type();
+      return v;
+    }
     if (!t || t->is_void() || t->is_string() != v.t.is_string() || v.t.is_void())
       fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
     if (t->is_string()) return v;
