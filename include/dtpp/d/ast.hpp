@@ -74,13 +74,16 @@ struct pragma {
   span where;
 };
 
-/// A variable declaration outside the clauses: `int i;`, `self uint64_t ts;`,
-/// `this long long v;`, `int counts[string, int];`.
+/// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
+/// `this long long v;`, `int counts[string, int];`) or an inline (`inline int MAX = 10;`), a name
+/// that stands for its expression, converted to its type, wherever it is used.
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;
   std::string name;
   std::vector<std::string> keys;  ///< key types of an associative array
+  bool is_inline = false;
+  node_ptr value;  ///< an inline's expression; a variable's initializer, which D refuses
   span where;
 };
 

@@ -180,7 +180,39 @@ class checker {
   void declare(const ast::declaration& d) {
     const auto t = named_type(d.type, options_.strsize);
     if (!t || t->is_void()) {
-      error("D_DECL_VOIDOBJ", "cannot have void object: " + d.name, d.where);
+      error("D_DECL_VOIDOBJ", (d.is_inline ? "cannot declare void inline: " : "cannot have void object: ") + d.name, d.where);
+      return;
+    }
+    if (d.value && !d.is_inline) {  // D's grammar has initializers for inlines only
+      error("D_SYNTAX", "syntax error near \"=\"", d.value->where);
+      return;
+    }
+    if (d.is_inline) {
+      if (!d.value) {  // the grammar wants `= expression` before the ';'
+        error("D_SYNTAX", "syntax error near \";\"", {d.where.end - 1, d.where.end});
+        return;
+      }
+      if (!d.scope.empty()) {
+        error("D_DECL_BADCLASS", "specified storage class not appropriate for inline declaration", d.where);
+        return;
+      }
+      if (!d.keys.empty()) {
+        error("D_UNKNOWN", "inline arrays are not supported yet: " + d.name, d.where);
+        return;
+      }
+      if (inlines_.count(d.name) || globals_.count(d.name)) {
+        error("D_DECL_IDRED", "identifier redefined: " + d.name, d.where);
+        return;
+      }
+      // Checked here once, so that an error in it is reported at the declaration.
+      try {
+        const auto v = value(d.value);
+        if (v.t.is_string() != t->is_string() || v.t.is_void())
+          fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + t->name + "\" = \"" + v.t.name + "\"", d.value->where);
+      } catch (const failed&) {
+        return;
+      }
+      inlines_.emplace(d.name, std::make_pair(*t, d.value));
       return;
     }
     std::vector<type> keys;
@@ -1030,6 +1062,12 @@ class checker {
   }
 
   expr identifier(const std::string& name, ast::span where) {
+    if (const auto it = inlines_.find(name); it != inlines_.end()) {
+      const auto& [t, node] = it->second;
+      auto e = t.is_string() ? value(node) : cast_to(value(node), t);
+      e.where = where;
+      return e;
+    }
     if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]))) {
       expr e;
       e.kind = kind_t::builtin;
@@ -1516,6 +1554,7 @@ class checker {
   std::vector<bool> referenced_;
   std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_, declared_clause_locals_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
+  std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;
 };

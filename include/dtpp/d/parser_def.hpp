@@ -423,18 +423,20 @@ const auto clause_def = x3::omit[
       *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
 BOOST_SPIRIT_DEFINE(clause)
 
-// `[self|this] type name [ '[' type, ... ']' ] ;`
+// `[inline] [self|this] type name [ '[' type, ... ']' ] [= expression] ;`
 x3::rule<class declaration, ast::declaration> const declaration = "declaration";
 const auto declaration_scope = [](const char* scope) {
   return [scope](auto& ctx) { x3::_val(ctx).scope = scope; };
 };
 const auto declaration_def = x3::omit[
+    -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).is_inline = true; })] >>
     -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
     type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
     -('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') >
       ']') >>
+    -('=' > expression[([](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); })]) >>
     ';'];
 BOOST_SPIRIT_DEFINE(declaration)
 

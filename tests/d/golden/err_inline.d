@@ -1,0 +1,7 @@
+inline int X = "a";
+int y = 3;
+inline int X2 = 1;
+inline int X2 = 2;
+inline void V = 1;
+BEGIN{}
+inline int X0000000;
