@@ -152,6 +152,20 @@ TEST_CASE("profile-N fires once per CPU, tick-N once", "[inproc]") {
   for (std::size_t i = 0; i < p.size(); ++i) CHECK(p.words(i)[0] == per_cpu);
 }
 
+TEST_CASE("tick-N and profile-N: arg0 (kernel pc) is 0, arg1 (user pc) is not", "[inproc]") {
+  inproc::engine engine(compiled("tick-1ms, profile-1ms { @[probename, arg0 == 0, arg1 != 0] = count(); }"),
+                        {.program_name = "test", .bufsize = 1 << 20, .cpus = 1});
+  engine.go();
+  while (engine.aggregation(1).snapshot().size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  engine.stop();
+  const auto t = engine.aggregation(1).snapshot();
+  REQUIRE(t.size() == 2);  // one row per probe: every firing had arg0 == 0 and arg1 != 0
+  for (std::size_t row = 0; row < 2; ++row) {
+    CHECK(t.key(row).records[1].integer == 1);
+    CHECK(t.key(row).records[2].integer == 1);
+  }
+}
+
 TEST_CASE("a full principal buffer drops and counts records", "[inproc]") {
   inproc::engine engine(compiled("testapp:::response { printf(\"%d\", arg0); }"),
                         {.program_name = "test", .bufsize = 64, .cpus = 1});

@@ -366,7 +366,11 @@ class checker {
     }
     if (n->kind == ast::node_kind::aggregation ||
         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation)) {
-      fail("D_AGG_NULL", "expression has null effect: @" + aggregation_name(aggregation_node(n)->text), n->where);
+      // `@a;` names an aggregation, which must exist; `@a[1];` is an element, which need not.
+      const auto& name = aggregation_node(n)->text;
+      if (n->kind == ast::node_kind::aggregation && !aggregation_ids_.count(name))
+        fail("D_IDENT_UNDEF", "failed to resolve @" + aggregation_name(name) + ": Unknown variable name", n->where);
+      fail("D_AGG_NULL", "expression has null effect: @" + aggregation_name(name), n->where);
     }
     if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier) {
       const auto& name = n->kids[0]->text;
@@ -864,10 +868,14 @@ class checker {
 
   void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
               ir::statement& st) {
-    if (args[first]->kind != ast::node_kind::string)
-      fail("D_PRINTF_ARG_FMT", fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                          "string constant\n\t argument: " + value(args[first]).t.name,
+    if (args[first]->kind != ast::node_kind::string) {
+      // A string that is not a constant has its own tag.
+      const auto t = value(args[first]).t;
+      fail(t.is_string() ? "D_PRINTF_ARG_FMT" : "D_PROTO_ARG",
+           fn + "( ) argument #1 is incompatible with prototype:\n\tprototype: " +
+               (t.is_string() ? "string constant" : "string") + "\n\t argument: " + t.name,
            args[first]->where);
+    }
     st.format = args[first]->text;
     st.has_format = true;
     if (st.format.empty())

@@ -971,7 +971,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         }
       if (!matched)
         throw engine_error("probe description " + p.text() + " does not match any probes" +
-                           (p.provider.empty() || p.provider == "syscall" || p.provider == "pid" ||
+                           (p.provider == "syscall" || p.provider == "pid" ||
                                     p.provider.rfind("pid", 0) == 0 || p.provider == "fbt" || p.provider == "sdt"
                                 ? " in this process (kernel probes need the kernel engine, dtpp::kernel::driver)"
                                 : ""),
@@ -1048,9 +1048,11 @@ void engine::go() {
         if (st.timer_wake.wait_until(lock, next, [&] { return st.timers_stopping; })) break;
         lock.unlock();
         if (!st.exited.load(std::memory_order_acquire)) {
-          // profile-N fires on every CPU, tick-N on one.
+          // profile-N fires on every CPU, tick-N on one. arg0 is the kernel's program counter
+          // (none: the timer thread runs in user space), arg1 the user one: the timer's own.
           const unsigned cpus = b.type == kind::profile ? st.options.cpus : 1;
-          for (unsigned cpu = 0; cpu < cpus; ++cpu) detail::runner(st, b, {}, cpu).run();
+          const std::int64_t pcs[] = {0, static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)))};
+          for (unsigned cpu = 0; cpu < cpus; ++cpu) detail::runner(st, b, pcs, cpu).run();
         }
         lock.lock();
       }

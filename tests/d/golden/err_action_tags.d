@@ -4,3 +4,5 @@ BEGIN { trace((void)1); }
 BEGIN { printf(probename); }
 BEGIN { @b[1]; }
 BEGIN { @ = tick-1(); }
+BEGIN { @undefined; }
+BEGIN { printf(123); }
