@@ -1,6 +1,6 @@
-// The cost of a DTPP_PROBE site: disabled (no program enables it), and enabled with a clause that
+// The cost of a DTPP_PROBE site: disabled (no program enables it), enabled with a clause that
 // does `@[probename] = count(); @l = quantize(arg0);`, next to the same two updates made through
-// the typed aggregation API.
+// the typed aggregation API, and enabled with `@[ustack()] = count();`.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -49,6 +49,24 @@ void BM_probe_enabled_count_quantize(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_probe_enabled_count_quantize);
+
+// `@[ustack()] = count()`: what an enabled site costs when it keys on its caller's stack (the
+// walk of 20 frames by backtrace() and a 168-byte key).
+void BM_probe_enabled_count_by_ustack(benchmark::State& state) {
+  const dtpp::d::source_file source("bench.d", "bench:::op { @[ustack()] = count(); }");
+  const auto compiled = dtpp::d::compile(source);
+  if (!compiled.errors.empty()) {
+    state.SkipWithError("the benchmark's D program did not compile");
+    return;
+  }
+  dtpp::inproc::engine engine(compiled.program);
+  engine.go();
+  std::int64_t i = 0;
+  for (auto _ : state) traced_operation(i++);
+  engine.stop();
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_probe_enabled_count_by_ustack);
 
 void BM_typed_api_count_quantize(benchmark::State& state) {
   dtpp::aggregation<dtpp::Count, std::string> counts;

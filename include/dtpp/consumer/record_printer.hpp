@@ -3,6 +3,8 @@
 // left unprinted. consumer::handle prints through it as its callbacks accept records.
 #pragma once
 
+#include <strings.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -37,12 +39,18 @@ struct printer_options {
 /// alone.
 inline void set_printer_option(printer_options& options, const std::string& name, const std::string& value) {
   const auto number = [&] { return static_cast<std::size_t>(std::strtoull(value.c_str(), nullptr, 0)); };
-  if (name == "quiet") options.quiet = true;
-  if (name == "aggsortkey") options.print.sort.sortkey = true;
-  if (name == "aggsortrev") options.print.sort.sortrev = true;
+  // A toggle is on unless its value is one of libdtrace's negative words.
+  const bool on = [&] {
+    for (const char* no : {"no", "disable", "disabled", "false", "off", "unset"})
+      if (::strcasecmp(value.c_str(), no) == 0) return false;
+    return true;
+  }();
+  if (name == "quiet") options.quiet = on;
+  if (name == "aggsortkey") options.print.sort.sortkey = on;
+  if (name == "aggsortrev") options.print.sort.sortrev = on;
   if (name == "aggsortkeypos") options.print.sort.keypos = number();
   if (name == "aggsortpos") options.print.sort.pos = number();
-  if (name == "aggpercpu") options.print.percpu = true;
+  if (name == "aggpercpu") options.print.percpu = on;
   if (name == "strsize") options.print.strsize = number();
 }
 
