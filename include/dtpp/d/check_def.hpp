@@ -56,7 +56,9 @@ inline std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"zoneid_t", 4, true}, {"boolean_t", 4, true}, {"uchar_t", 1, false},
       {"ushort_t", 2, false}, {"uint_t", 4, false}, {"ulong_t", 8, false},
       {"u_longlong_t", 8, false}, {"longlong_t", 8, true}, {"off_t", 8, true},
-      {"caddr_t", 8, false}, {"hrtime_t", 8, true}};
+      {"caddr_t", 8, false}, {"hrtime_t", 8, true},
+      // The Linux kernel's own short names (linux/types.h), which Linux DTrace knows from its BTF.
+      {"ushort", 2, false}, {"uint", 4, false}, {"ulong", 8, false}};
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
   if (clean == "string") return type{type::category::string, strsize, false, "string"};

@@ -149,7 +149,8 @@ struct type_words_type : x3::symbols<int> {
                           "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "size_t",
                           "ssize_t", "pid_t", "id_t", "uid_t", "gid_t", "processorid_t",
                           "zoneid_t", "boolean_t", "uchar_t", "ushort_t", "uint_t", "ulong_t",
-                          "u_longlong_t", "longlong_t", "off_t", "caddr_t", "hrtime_t"})
+                          "u_longlong_t", "longlong_t", "off_t", "caddr_t", "hrtime_t",
+                          "ushort", "uint", "ulong"})
       add(w, 0);
   }
 };
