@@ -204,7 +204,8 @@ std::unique_ptr<consumer::source> start_engine(const settings& s, const loaded_p
   };
   if (!runs_in_kernel(program, s)) {
     try {
-      return std::make_unique<inproc::engine>(program, inproc::engine_options{.program_name = s.name});
+      return std::make_unique<inproc::engine>(
+          program, inproc::engine_options{.program_name = s.name, .bufsize = size_option(program, s, "bufsize", 4u << 20)});
     } catch (const inproc::engine_error& e) {
       if (e.tag.empty()) failed(e.what(), e.where);
       else report(s, {e.tag, e.what(), e.where}, loaded);
