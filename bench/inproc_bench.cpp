@@ -34,8 +34,9 @@ void BM_probe_disabled(benchmark::State& state) {
 }
 BENCHMARK(BM_probe_disabled);
 
-void BM_probe_enabled_count_quantize(benchmark::State& state) {
-  const dtpp::d::source_file source("bench.d", "bench:::op { @[probename] = count(); @l = quantize(arg0); }");
+// Calls the traced operation with its site enabled by `program`, arguments 0 to 1023 over and over.
+void run_enabled_site(benchmark::State& state, const char* program) {
+  const dtpp::d::source_file source("bench.d", program);
   const auto compiled = dtpp::d::compile(source);
   if (!compiled.errors.empty()) {
     state.SkipWithError("the benchmark's D program did not compile");
@@ -48,23 +49,16 @@ void BM_probe_enabled_count_quantize(benchmark::State& state) {
   engine.stop();
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_probe_enabled_count_quantize(benchmark::State& state) {
+  run_enabled_site(state, "bench:::op { @[probename] = count(); @l = quantize(arg0); }");
+}
 BENCHMARK(BM_probe_enabled_count_quantize);
 
 // `@[ustack()] = count()`: what an enabled site costs when it keys on its caller's stack (the
 // walk of 20 frames by backtrace() and a 168-byte key).
 void BM_probe_enabled_count_by_ustack(benchmark::State& state) {
-  const dtpp::d::source_file source("bench.d", "bench:::op { @[ustack()] = count(); }");
-  const auto compiled = dtpp::d::compile(source);
-  if (!compiled.errors.empty()) {
-    state.SkipWithError("the benchmark's D program did not compile");
-    return;
-  }
-  dtpp::inproc::engine engine(compiled.program);
-  engine.go();
-  std::int64_t i = 0;
-  for (auto _ : state) traced_operation(i++);
-  engine.stop();
-  state.SetItemsProcessed(state.iterations());
+  run_enabled_site(state, "bench:::op { @[ustack()] = count(); }");
 }
 BENCHMARK(BM_probe_enabled_count_by_ustack);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dtpp/consumer/printer.hpp"
+#include "compiled.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
@@ -14,13 +15,6 @@
 using namespace dtpp;
 
 namespace {
-
-ir::program compiled(const std::string& text) {
-  const d::source_file source("test.d", text);
-  auto result = d::compile(source);
-  if (!result.errors.empty()) FAIL(d::render(result.errors[0], source));
-  return std::move(result.program);
-}
 
 // Runs a program to its end (BEGIN, then `body` with the probes enabled, then END) and returns
 // what dtrace(1) would print, quietly.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dtpp/consumer/printer.hpp"
+#include "compiled.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
@@ -29,13 +30,6 @@ extern "C" [[gnu::noinline]] void dtpp_stack_starter(inproc::engine& engine) {
 }
 
 namespace {
-
-ir::program compiled(const std::string& text) {
-  const d::source_file source("test.d", text);
-  auto result = d::compile(source);
-  if (!result.errors.empty()) FAIL(d::render(result.errors[0], source));
-  return std::move(result.program);
-}
 
 // "dtpp_inproc_tests`NAME+0x..." (the return address is past the start of the function).
 bool names(const std::string& frame, const std::string& function) {

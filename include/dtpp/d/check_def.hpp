@@ -596,7 +596,7 @@ class checker {
     const bool user = name == "ustack";
     const std::size_t most = user ? 2 : 1;
     if (args.size() > most) prototype_mismatch(name, args.size(), most, "at most ", n->where);
-    auto frames = user ? options_.ustackframes : options_.stackframes;
+    auto frames = std::min(user ? options_.ustackframes : options_.stackframes, options_.maxframes);
     for (std::size_t i = 0; i < args.size(); ++i) {
       const auto v = value(args[i]);
       if (!v.t.is_integer())
@@ -610,7 +610,6 @@ class checker {
         fail("D_USTACK_STRSIZE", "ustack( ) argument #2 must be a positive integer constant", args[i]->where);
       if (i == 0) frames = static_cast<std::uint32_t>(std::min<std::int64_t>(v.value, options_.maxframes));
     }
-    frames = std::min(frames, options_.maxframes);
     expr e;
     e.kind = kind_t::call;
     e.text = name;

@@ -111,7 +111,7 @@ struct compiled_clause {
 struct bound_probe {
   enum class kind : std::uint8_t { begin, end, error, tick, profile, site } type = kind::begin;
   probe_info info;
-  std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names  // the same clauses, compiled with this probe's names
+  std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
 };
@@ -228,6 +228,7 @@ inline void put(std::vector<std::byte>& data, const ir::record& r, const value& 
 // that fired the probe outwards (the engine's own frames left out), ended by a zero when fewer
 // than fit. Only the id when the probe fired on one of the engine's threads.
 inline std::string user_stack(const void* caller, std::size_t size) {
+  static_assert(sizeof(void*) == 8, "a record's frames are 8-byte words, as backtrace()'s are here");
   std::string bytes(size, '\0');
   const auto pid = static_cast<std::uint64_t>(::getpid());
   std::memcpy(bytes.data(), &pid, sizeof pid);
@@ -237,17 +238,15 @@ inline std::string user_stack(const void* caller, std::size_t size) {
   // backtrace() starts here: room enough for the engine's frames, twice as much if they were not.
   for (std::size_t capacity = room + 64; capacity <= room + 4096; capacity *= 2) {
     pcs.resize(capacity);
-    const auto n = static_cast<std::size_t>(::backtrace(pcs.data(), static_cast<int>(capacity)));
-    const auto first = std::find(pcs.begin(), pcs.begin() + static_cast<std::ptrdiff_t>(n), caller);
-    if (first != pcs.begin() + static_cast<std::ptrdiff_t>(n)) {
-      const auto count = std::min<std::size_t>(room, static_cast<std::size_t>(pcs.begin() + static_cast<std::ptrdiff_t>(n) - first));
-      for (std::size_t i = 0; i < count; ++i) {
-        const auto pc = reinterpret_cast<std::uintptr_t>(first[static_cast<std::ptrdiff_t>(i)]);
-        std::memcpy(bytes.data() + 8 * (i + 1), &pc, 8);
-      }
+    const int n = ::backtrace(pcs.data(), static_cast<int>(capacity));
+    const auto end = pcs.begin() + n;
+    const auto first = std::find(pcs.begin(), end, caller);
+    if (first != end) {
+      const auto count = std::min<std::size_t>(room, static_cast<std::size_t>(end - first));
+      std::memcpy(bytes.data() + 8, &*first, 8 * count);
       return bytes;
     }
-    if (n < capacity) break;  // the whole stack, and the caller is not on it
+    if (static_cast<std::size_t>(n) < capacity) break;  // the whole stack, and the caller is not on it
   }
   return bytes;
 }
