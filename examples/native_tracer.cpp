@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
 
   // dtrace(1) at exit: a newline, then every aggregation in the default order, by variable id.
   std::string text = "\n";
-  text += dtpp::out::format_aggregation(latency.snapshot().data());
-  text += dtpp::out::format_aggregation(ops.snapshot().data());
+  text += dtpp::print::format_aggregation(latency.snapshot().data());
+  text += dtpp::print::format_aggregation(ops.snapshot().data());
   std::fputs(text.c_str(), stdout);
   return std::accumulate(sink, sink + workers, std::uint64_t{0}) == 0;  // keep the work alive
 }

@@ -20,5 +20,5 @@ int main() {
   });
 
   // What dtrace(1) prints at exit: a newline, then the aggregation sorted by value.
-  std::printf("\n%s", dtpp::out::format_aggregation(snap.data()).c_str());
+  std::printf("\n%s", dtpp::print::format_aggregation(snap.data()).c_str());
 }

@@ -12,7 +12,7 @@ namespace {
 void print_walk(const char* title, std::span<const dtpp::agg::table<std::string>* const> tables,
                 dtpp::order o) {
   std::string text;
-  dtpp::out::print_aggregations<std::string>(text, tables, o);
+  dtpp::print::print_aggregations<std::string>(text, tables, o);
   std::printf("%s\n%s\n", title, text.c_str());
 }
 

@@ -3,4 +3,4 @@
 
 #include "dtpp/agg/aggregation.hpp"
 #include "dtpp/agg/joined.hpp"
-#include "dtpp/out/aggregation.hpp"
+#include "dtpp/print/aggregation.hpp"

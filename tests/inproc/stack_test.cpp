@@ -14,7 +14,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
-#include "dtpp/out/frames.hpp"
+#include "dtpp/print/frames.hpp"
 
 using namespace dtpp;
 
@@ -51,7 +51,7 @@ TEST_CASE("ustack() starts at the function holding the probe site", "[inproc][st
   std::uint64_t pid = 0;
   std::memcpy(&pid, record.data(), 8);
   CHECK(pid == static_cast<std::uint64_t>(::getpid()));
-  const auto frames = out::stack_frames(true, record);
+  const auto frames = print::stack_frames(true, record);
   REQUIRE(frames.size() == 2);
   CHECK(names(frames[0], "dtpp_stack_site"));
   CHECK(names(frames[1], "dtpp_stack_caller"));
@@ -81,20 +81,20 @@ TEST_CASE("ustack() on the engine's own timer thread has no frames", "[inproc][s
   engine.stop();
   const auto t = engine.aggregation(1).snapshot();
   REQUIRE(t.size() == 1);
-  CHECK(out::stack_frames(true, t.key(0).records[0].string).empty());
+  CHECK(print::stack_frames(true, t.key(0).records[0].string).empty());
 }
 
 TEST_CASE("frames name what they can, as dtrace(1) does", "[inproc][stack]") {
   // No mapping holds address 16 and no kernel symbol is below it.
-  CHECK(out::user_frame(::getpid(), 16) == "0x10");
-  CHECK(out::kernel_frame(16) == "0x10");
+  CHECK(print::user_frame(::getpid(), 16) == "0x10");
+  CHECK(print::kernel_frame(16) == "0x10");
   // A frame at a function's very start has no offset.
-  CHECK(out::user_frame(::getpid(), reinterpret_cast<std::uintptr_t>(&dtpp_stack_site)) ==
+  CHECK(print::user_frame(::getpid(), reinterpret_cast<std::uintptr_t>(&dtpp_stack_site)) ==
         "dtpp_inproc_tests`dtpp_stack_site");
   // Records end at their first zero frame; an empty ustack record holds no pid.
   const std::uint64_t words[] = {16, 32, 0, 48};
   const std::string record(reinterpret_cast<const char*>(words), sizeof words);
-  CHECK(out::stack_frames(false, record) == std::vector<std::string>{"0x10", "0x20"});
-  CHECK(out::stack_frames(true, record) == std::vector<std::string>{"0x20"});
-  CHECK(out::stack_frames(true, "").empty());
+  CHECK(print::stack_frames(false, record) == std::vector<std::string>{"0x10", "0x20"});
+  CHECK(print::stack_frames(true, record) == std::vector<std::string>{"0x20"});
+  CHECK(print::stack_frames(true, "").empty());
 }

@@ -27,7 +27,7 @@
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
-#include "dtpp/out/frames.hpp"
+#include "dtpp/print/frames.hpp"
 
 using namespace dtpp;
 
@@ -303,14 +303,14 @@ TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, name
   // One place in the test, one path through the kernel: one stack each, 100 times.
   REQUIRE(kernel_stacks.size() == 1);
   CHECK(kernel_stacks.words(0)[0] == 100);
-  const auto kernel_frames = out::stack_frames(false, kernel_stacks.key(0).records[0].string);
+  const auto kernel_frames = print::stack_frames(false, kernel_stacks.key(0).records[0].string);
   REQUIRE(kernel_frames.size() >= 2);
   for (const auto& f : kernel_frames) CHECK(std::regex_match(f, std::regex("vmlinux`\\w+(\\+0x[0-9a-f]+)?")));
   CHECK(std::any_of(kernel_frames.begin(), kernel_frames.end(),
                     [](const std::string& f) { return f.rfind("vmlinux`do_syscall_64+", 0) == 0; }));
   REQUIRE(user_stacks.size() == 1);
   CHECK(user_stacks.words(0)[0] == 100);
-  const auto user_frames = out::stack_frames(true, user_stacks.key(0).records[0].string);
+  const auto user_frames = print::stack_frames(true, user_stacks.key(0).records[0].string);
   REQUIRE(user_frames.size() == 1);
   CHECK(std::regex_match(user_frames[0], std::regex("libc\\.so\\.6`syscall\\+0x[0-9a-f]+")));
 }

@@ -315,10 +315,10 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
 /// dtrace -l: the probes the programs' descriptions match, or every probe there is.
 int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
   std::string text;
-  out::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+  print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
   const auto add = [&](const std::vector<probe_info>& probes) {
     for (const auto& p : probes)
-      out::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
+      print::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
                           p.function.c_str(), p.name.c_str());
   };
   const inproc::engine_options engine_options{.program_name = s.name};

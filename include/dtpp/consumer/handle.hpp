@@ -39,7 +39,7 @@
 #include "dtpp/d/source.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/ir/program.hpp"
-#include "dtpp/out/value.hpp"
+#include "dtpp/print/value.hpp"
 
 namespace dtpp::consumer {
 
@@ -112,7 +112,7 @@ struct record_data {
 
   ir::action action() const { return statement.kind; }
   std::size_t values() const { return statement.records.size(); }
-  out::traced value(std::size_t i = 0) const { return read_record(statement.records.at(i), data); }
+  print::traced value(std::size_t i = 0) const { return read_record(statement.records.at(i), data); }
   std::int64_t integer(std::size_t i = 0) const { return value(i).as_signed(); }
   std::string string(std::size_t i = 0) const { return value(i).text; }
 };

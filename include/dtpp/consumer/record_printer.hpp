@@ -21,18 +21,18 @@
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/consumer/source.hpp"
 #include "dtpp/ir/program.hpp"
-#include "dtpp/out/aggregation.hpp"
-#include "dtpp/out/append.hpp"
-#include "dtpp/out/format.hpp"
-#include "dtpp/out/frames.hpp"
-#include "dtpp/out/value.hpp"
+#include "dtpp/print/aggregation.hpp"
+#include "dtpp/print/append.hpp"
+#include "dtpp/print/format.hpp"
+#include "dtpp/print/frames.hpp"
+#include "dtpp/print/value.hpp"
 
 namespace dtpp::consumer {
 
 struct printer_options {
   bool quiet = false;    ///< -q / quiet: no probe lines
   bool testing = false;  ///< _DTRACE_TESTING: probe lines without the CPU and ID columns
-  out::print_options print;
+  print::print_options print;
 };
 
 /// Sets one option that changes what is printed, from a pragma, -x or setopt(); others are left
@@ -76,20 +76,20 @@ inline bool is_library_action(ir::action a) {
 }
 
 /// One record's value, read from a clause's data where its description places it.
-inline out::traced read_record(const ir::record& r, std::span<const std::byte> data) {
-  if (r.offset >= data.size()) return out::traced::integer(0, 8, true);
+inline print::traced read_record(const ir::record& r, std::span<const std::byte> data) {
+  if (r.offset >= data.size()) return print::traced::integer(0, 8, true);
   const auto* at = data.data() + r.offset;
   const std::size_t size = std::min<std::size_t>(r.size, data.size() - r.offset);
   if (r.t.is_string()) {
     const auto* text = reinterpret_cast<const char*>(at);
-    return out::traced::string(std::string(text, ::strnlen(text, size)));
+    return print::traced::string(std::string(text, ::strnlen(text, size)));
   }
   if (r.t.is_stack())
-    return out::traced::stack(out::stack_frames(r.t.kind == ir::type::category::ustack,
+    return print::traced::stack(print::stack_frames(r.t.kind == ir::type::category::ustack,
                                                 std::string_view(reinterpret_cast<const char*>(at), size)));
   std::uint64_t bits = 0;
   std::memcpy(&bits, at, std::min<std::size_t>(size, 8));  // little-endian: low bytes first
-  return out::traced::integer(static_cast<std::int64_t>(bits), r.size, r.t.is_signed);
+  return print::traced::integer(static_cast<std::int64_t>(bits), r.size, r.t.is_signed);
 }
 
 /// Prints an engine's firings record by record, as dtrace(1) prints them whole:
@@ -115,17 +115,17 @@ class record_printer {
     if (options_.quiet) return;
     if (!heading_) {
       if (options_.testing)
-        out::detail::append(out, "%32s\n", "FUNCTION:NAME");
+        print::detail::append(out, "%32s\n", "FUNCTION:NAME");
       else
-        out::detail::append(out, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
+        print::detail::append(out, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
       heading_ = true;
     }
     const auto& probe = engine_.probes()[f.probe - 1];
     const auto name = probe.function + ":" + probe.name;
     if (options_.testing)
-      out::detail::append(out, "%32s ", name.c_str());
+      print::detail::append(out, "%32s ", name.c_str());
     else
-      out::detail::append(out, "%3u %6u %32s ", f.cpu, f.probe, name.c_str());
+      print::detail::append(out, "%3u %6u %32s ", f.cpu, f.probe, name.c_str());
   }
 
   /// The newline that closes a firing; nothing when quiet.
@@ -141,15 +141,15 @@ class record_printer {
       case ir::action::trace:
       case ir::action::stack:
       case ir::action::ustack:
-        out::print_trace(out, read_record(s.records[0], data), options_.quiet);
+        print::print_trace(out, read_record(s.records[0], data), options_.quiet);
         return;
       case ir::action::setopt:  // from here on, as libdtrace's does
         set_printer_option(options_, s.format, s.args.empty() ? std::string() : s.args[0].text);
         return;
       case ir::action::printf: {
-        std::vector<out::traced> args;
+        std::vector<print::traced> args;
         for (const auto& r : s.records) args.push_back(read_record(r, data));
-        out::print(out, out::format::parse(s.format), args);
+        print::print(out, print::format::parse(s.format), args);
         return;
       }
       case ir::action::printa:
@@ -183,7 +183,7 @@ class record_printer {
     std::vector<agg::dynamic_table> snapshots;
     for (std::uint32_t id = 1; id <= printed_.size(); ++id)
       if (!printed_[id - 1]) snapshots.push_back(engine_.aggregation(id).snapshot());
-    out::print_aggregations<agg::dynamic_key>(out, pointers(snapshots), o, options_.print);
+    print::print_aggregations<agg::dynamic_key>(out, pointers(snapshots), o, options_.print);
   }
 
  private:
@@ -193,10 +193,10 @@ class record_printer {
     return p;
   }
 
-  static out::traced traced_key(const agg::record& r) {
-    if (r.type.kind == agg::key_type::category::string) return out::traced::string(r.string);
-    if (r.type.is_stack()) return out::traced::stack(out::stack_frames(r.type.kind == agg::key_type::category::ustack, r.string));
-    return out::traced::integer(static_cast<std::int64_t>(r.integer), r.type.size,
+  static print::traced traced_key(const agg::record& r) {
+    if (r.type.kind == agg::key_type::category::string) return print::traced::string(r.string);
+    if (r.type.is_stack()) return print::traced::stack(print::stack_frames(r.type.kind == agg::key_type::category::ustack, r.string));
+    return print::traced::integer(static_cast<std::int64_t>(r.integer), r.type.size,
                                 r.type.is_signed);
   }
 
@@ -210,26 +210,26 @@ class record_printer {
     if (!s.has_format) {
       out += '\n';
       if (tables.size() == 1)
-        out::print_aggregations<agg::dynamic_key>(out, tables, order::sorted, options_.print);
+        print::print_aggregations<agg::dynamic_key>(out, tables, order::sorted, options_.print);
       else
-        out::print_joined<agg::dynamic_key>(out, tables, options_.print);
+        print::print_joined<agg::dynamic_key>(out, tables, options_.print);
       return;
     }
-    const auto format = out::format::parse(s.format);
+    const auto format = print::format::parse(s.format);
     std::vector<std::vector<std::uint64_t>> zero;
     for (const auto* t : tables) zero.push_back(agg::zero_words(t->desc()));
     for (const auto& b : agg::joined_bundles<agg::dynamic_key>(tables, options_.print.sort)) {
-      std::vector<out::traced> keys;
+      std::vector<print::traced> keys;
       for (const auto& r : tables[b.key.table]->key(b.key.row).records)
         keys.push_back(traced_key(r));
-      std::vector<out::aggregated> values;
+      std::vector<print::aggregated> values;
       for (std::size_t p = 0; p < tables.size(); ++p) {
         const auto& member = b.members[p];
         const auto words =
             member ? tables[p]->words(*member) : std::span<const std::uint64_t>(zero[p]);
         values.push_back({tables[p]->desc().fn, words, tables[p]->normal()});
       }
-      out::print_printa(out, format, keys, values);
+      print::print_printa(out, format, keys, values);
     }
   }
 

@@ -43,7 +43,7 @@ struct compile_result {
   std::vector<diagnostic> errors;  ///< empty when the program checked
 };
 
-/// Checks a parsed program. Defined in dtpp/src.hpp (compiled into dtpp::dtpp).
+/// Checks a parsed program. Defined in src/d/check.cpp (compiled into dtpp::dtpp).
 compile_result check(const ast::program& program, const source_file& source,
                      const compile_options& options = {});
 

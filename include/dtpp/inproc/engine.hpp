@@ -71,7 +71,7 @@ class engine final : public consumer::source {
   /// The aggregation with a variable id (1-based), live.
   agg::dynamic_aggregation& aggregation(std::uint32_t varid) override;
 
-  struct state;  ///< everything behind the interface (defined in engine_def.hpp)
+  struct state;  ///< everything behind the interface (defined in src/inproc/engine.cpp)
 
  private:
   std::unique_ptr<state> state_;

@@ -8,14 +8,14 @@
 
 #include "dtpp/agg/aggregation.hpp"
 #include "dtpp/agg/dynamic.hpp"
-#include "dtpp/out/aggregation.hpp"
+#include "dtpp/print/aggregation.hpp"
 
 using namespace dtpp;
 
 namespace {
 template <class Agg>
-std::string print(const Agg& a, order o = order::sorted, const out::print_options& options = {}) {
-  return out::format_aggregation(a.snapshot().data(), o, options);
+std::string print(const Agg& a, order o = order::sorted, const print::print_options& options = {}) {
+  return print::format_aggregation(a.snapshot().data(), o, options);
 }
 }  // namespace
 
@@ -40,7 +40,7 @@ TEST_CASE("integer keys print by size, 1 and 2 bytes unsigned", "[out][print]") 
     i.at(k).add(k);
     l.at(static_cast<long long>(k)).add(k);
   }
-  const out::print_options by_key{.sort = {.sortkey = true}};
+  const print::print_options by_key{.sort = {.sortkey = true}};
   CHECK(print(b, order::sorted, by_key) ==
         "   0                0\n   1                1\n   2                2\n"
         " 254               -2\n 255               -1\n");
@@ -73,7 +73,7 @@ TEST_CASE("string keys print left-justified in 50 columns", "[out][print]") {
 TEST_CASE("strings that are not text print as a hex dump", "[out][print]") {
   aggregation<Count, std::string> c;
   c.at(std::string("a\x01z", 3)).add();
-  const out::print_options small{.sort = {}, .strsize = 20};
+  const print::print_options small{.sort = {}, .strsize = 20};
   CHECK(print(c, order::sorted, small) ==
         "\n"
         "             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n"
@@ -82,7 +82,7 @@ TEST_CASE("strings that are not text print as a hex dump", "[out][print]") {
         "                1\n");
   aggregation<Count, std::string> empty;
   empty.at("").add();
-  const out::print_options tiny{.sort = {}, .strsize = 4};
+  const print::print_options tiny{.sort = {}, .strsize = 4};
   CHECK(print(empty, order::sorted, tiny) ==
         "\n"
         "             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n"
@@ -157,7 +157,7 @@ TEST_CASE("several aggregations print one after another by variable id", "[out][
   const auto b = bytes.snapshot();
   const agg::table<std::string>* tables[] = {&b.data(), &c.data()};
   std::string text;
-  out::print_aggregations<std::string>(text, tables);
+  print::print_aggregations<std::string>(text, tables);
   CHECK(text ==
         "  read                                                              1\n"
         "  write                                                             5\n"
@@ -176,20 +176,20 @@ TEST_CASE("printa of several aggregations prints joined rows with zero-fill", "[
   const auto q = bop.snapshot();
   const agg::table<int>* two[] = {&f.data(), &b.data()};
   std::string text;
-  out::print_joined<int>(text, two);
+  print::print_joined<int>(text, two);
   CHECK(text ==
         "      456                0              456\n"
         "      123              123                0\n"
         "      789              789              789\n");
   const agg::table<int>* three[] = {&f.data(), &b.data(), &q.data()};
   text.clear();
-  out::print_joined<int>(text, three);
+  print::print_joined<int>(text, three);
   CHECK(text.substr(0, 43) == "      456                0              456");
   CHECK(text.substr(43, 70) ==
         "\n           value  ------------- Distribution ------------- count    \n");
   const agg::table<int>* nothing[] = {&q.data()};
   text.clear();
-  out::print_joined<int>(text, nothing);
+  print::print_joined<int>(text, nothing);
   CHECK(text.empty());
 }
 
@@ -202,6 +202,6 @@ TEST_CASE("run-time tables print their records by type", "[out][print]") {
   const Count fn;
   const auto row = t.add_row({{record::of_integer(u8, 0xfe), record::of_string("ab", 8)}});
   fn.add(t.words(row).data(), 0, 1);
-  CHECK(out::format_aggregation(t) ==
+  CHECK(print::format_aggregation(t) ==
         " 254  ab                                                                1\n");
 }

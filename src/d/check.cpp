@@ -1,6 +1,4 @@
-// The D checker: types, variables, aggregations, actions and DTrace's diagnostics. Included by
-// dtpp/src.hpp only.
-#pragma once
+// The D checker: types, variables, aggregations, actions and DTrace's diagnostics.
 
 #include <unistd.h>
 
@@ -77,32 +75,32 @@ inline type promote(const type& a, const type& b) {
 // Wraps a value to a type's size and signedness.
 
 struct builtin_info { const char* name; ir::builtin id; type t; };
-inline const std::vector<builtin_info>& builtins(std::uint32_t strsize) {
-  static std::vector<builtin_info> table;
-  static std::uint32_t for_strsize = 0;
-  if (table.empty() || for_strsize != strsize) {
-    const type str{type::category::string, strsize, false, "string"};
-    table = {{"timestamp", ir::builtin::timestamp, integer_type("uint64_t", 8, false)},
-             {"vtimestamp", ir::builtin::vtimestamp, integer_type("uint64_t", 8, false)},
-             {"walltimestamp", ir::builtin::walltimestamp, integer_type("int64_t", 8, true)},
-             {"pid", ir::builtin::pid, integer_type("pid_t", 4, true)},
-             {"ppid", ir::builtin::ppid, integer_type("pid_t", 4, true)},
-             {"tid", ir::builtin::tid, integer_type("id_t", 4, true)},
-             {"uid", ir::builtin::uid, integer_type("uid_t", 4, false)},
-             {"gid", ir::builtin::gid, integer_type("gid_t", 4, false)},
-             {"cpu", ir::builtin::cpu, integer_type("processorid_t", 4, true)},
-             {"execname", ir::builtin::execname, str},
-             {"probeprov", ir::builtin::probeprov, str},
-             {"probemod", ir::builtin::probemod, str},
-             {"probefunc", ir::builtin::probefunc, str},
-             {"probename", ir::builtin::probename, str},
-             {"errno", ir::builtin::errno_value, int_type()},
-             {"epid", ir::builtin::epid, integer_type("uint64_t", 8, false)},
-             {"id", ir::builtin::id, integer_type("uint_t", 4, false)},
-             {"caller", ir::builtin::caller, integer_type("uintptr_t", 8, false)},
-             {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)}};
-    for_strsize = strsize;
-  }
+// Built once and never changed, so that checkers on several threads share it. String variables
+// take the program's strsize when they are used (string_sized).
+inline const std::vector<builtin_info>& builtins() {
+  static const std::vector<builtin_info> table = [] {
+    const type str{type::category::string, 0, false, "string"};
+    return std::vector<builtin_info>{
+        {"timestamp", ir::builtin::timestamp, integer_type("uint64_t", 8, false)},
+        {"vtimestamp", ir::builtin::vtimestamp, integer_type("uint64_t", 8, false)},
+        {"walltimestamp", ir::builtin::walltimestamp, integer_type("int64_t", 8, true)},
+        {"pid", ir::builtin::pid, integer_type("pid_t", 4, true)},
+        {"ppid", ir::builtin::ppid, integer_type("pid_t", 4, true)},
+        {"tid", ir::builtin::tid, integer_type("id_t", 4, true)},
+        {"uid", ir::builtin::uid, integer_type("uid_t", 4, false)},
+        {"gid", ir::builtin::gid, integer_type("gid_t", 4, false)},
+        {"cpu", ir::builtin::cpu, integer_type("processorid_t", 4, true)},
+        {"execname", ir::builtin::execname, str},
+        {"probeprov", ir::builtin::probeprov, str},
+        {"probemod", ir::builtin::probemod, str},
+        {"probefunc", ir::builtin::probefunc, str},
+        {"probename", ir::builtin::probename, str},
+        {"errno", ir::builtin::errno_value, int_type()},
+        {"epid", ir::builtin::epid, integer_type("uint64_t", 8, false)},
+        {"id", ir::builtin::id, integer_type("uint_t", 4, false)},
+        {"caller", ir::builtin::caller, integer_type("uintptr_t", 8, false)},
+        {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)}};
+  }();
   return table;
 }
 
@@ -1086,12 +1084,13 @@ class checker {
       e.where = where;
       return e;
     }
-    for (const auto& b : builtins(options_.strsize))
+    for (const auto& b : builtins())
       if (name == b.name) {
         expr e;
         e.kind = kind_t::builtin;
         e.index = static_cast<std::uint32_t>(b.id);
         e.t = b.t;
+        if (e.t.is_string()) e.t.size = options_.strsize;
         e.text = name;
         e.where = where;
         return e;
@@ -1412,7 +1411,7 @@ class checker {
     if (n->kind == ast::node_kind::index) return index(n, assigned);
     const auto& name = n->text;
     const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
-                            std::any_of(builtins(options_.strsize).begin(), builtins(options_.strsize).end(),
+                            std::any_of(builtins().begin(), builtins().end(),
                                         [&](const builtin_info& b) { return name == b.name; });
     if (is_builtin) fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
     auto it = globals_.find(name);
@@ -1568,46 +1567,6 @@ class checker {
   std::vector<std::vector<type>> aggregation_key_types_;
 };
 
-// ---- dump ------------------------------------------------------------------------------------
-
-inline std::string show(const expr& e);
-inline std::string show_list(const std::vector<expr>& v) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + show(v[i]);
-  return out;
-}
-inline std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '"' || c == '\\') out += std::string("\\") + c;
-    else out += c;
-  }
-  return out + "\"";
-}
-inline std::string show(const expr& e) {
-  switch (e.kind) {
-    case kind_t::constant: return std::to_string(e.value);
-    case kind_t::string: return quote(e.text);
-    case kind_t::builtin:
-      return e.index == static_cast<std::uint32_t>(ir::builtin::arg) ? "arg" + std::to_string(e.value) : e.text;
-    case kind_t::variable: return e.kids.empty() ? e.text : e.text + "[" + show_list(e.kids) + "]";
-    case kind_t::unary: return "(" + e.text + show(e.kids[0]) + ")";
-    case kind_t::binary: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
-    case kind_t::conditional: return "(" + show(e.kids[0]) + " ? " + show(e.kids[1]) + " : " + show(e.kids[2]) + ")";
-    case kind_t::assign: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
-    case kind_t::increment: return e.value ? "(" + e.text + show(e.kids[0]) + ")" : "(" + show(e.kids[0]) + e.text + ")";
-    case kind_t::cast: return "(" + e.t.name + ")" + show(e.kids[0]);
-    case kind_t::call:
-      if (e.t.is_stack())  // the frames it keeps
-        return e.text + "(" + std::to_string(e.t.size / 8 - (e.t.kind == type::category::ustack ? 1 : 0)) + ")";
-      return e.text + "(" + show_list(e.kids) + ")";
-    case kind_t::stringof: return "stringof(" + show(e.kids[0]) + ")";
-  }
-  return "?";
-}
-
 }  // namespace detail
 
 compile_result check(const ast::program& program, const source_file& source,
@@ -1619,71 +1578,6 @@ compile_result compile(const source_file& source, const compile_options& options
   auto parsed = parse(source);
   if (!parsed.errors.empty()) return {{}, std::move(parsed.errors)};
   return check(parsed.program, source, options);
-}
-
-std::string dump(const ir::program& program) {
-  using detail::show;
-  std::string out;
-  for (const auto& o : program.options) out += "option " + o.name + (o.value.empty() ? "" : "=" + o.value) + "\n";
-  for (const auto& v : program.variables) {
-    static const char* const scopes[] = {"global", "thread", "clause"};
-    out += "variable " + std::to_string(v.id) + ": " + scopes[static_cast<int>(v.where)] + " " + v.value.name + " " + v.name;
-    if (!v.keys.empty()) {
-      out += "[";
-      for (std::size_t i = 0; i < v.keys.size(); ++i) out += (i ? ", " : "") + v.keys[i].name;
-      out += "]";
-    }
-    out += "\n";
-  }
-  for (const auto& a : program.aggregations) {
-    out += "aggregation " + std::to_string(a.varid) + ": @" + a.name + " " + std::string(agg::name(a.fn.kind));
-    if (a.fn.param) {
-      char hex[32];
-      std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(a.fn.param));
-      out += std::string(" param ") + hex;
-    }
-    out += " keys (";
-    for (std::size_t i = 0; i < a.keys.size(); ++i) {
-      const auto& k = a.keys[i];
-      out += i ? ", " : "";
-      switch (k.kind) {
-        case agg::key_type::category::string: out += "string[" + std::to_string(k.size) + "]"; break;
-        case agg::key_type::category::stack: out += "stack[" + std::to_string(k.size) + "]"; break;
-        case agg::key_type::category::ustack: out += "ustack[" + std::to_string(k.size) + "]"; break;
-        case agg::key_type::category::integer: out += std::string(k.is_signed ? "int" : "uint") + std::to_string(k.size * 8);
-      }
-    }
-    out += ")\n";
-  }
-  static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"};
-  for (const auto& c : program.clauses) {
-    out += "clause " + std::to_string(c.id) + ":";
-    for (const auto& p : c.probes) out += " " + p.text();
-    out += "\n";
-    if (c.predicate) out += "  predicate " + show(*c.predicate) + "\n";
-    if (c.default_action) out += "  default action\n";
-    for (const auto& s : c.statements) {
-      out += "  " + std::string(actions[static_cast<int>(s.kind)]);
-      if (s.kind == ir::action::aggregate) {
-        const auto& a = program.aggregations[s.aggregation - 1];
-        out += " @" + a.name;
-        if (!s.keys.empty()) out += "[" + detail::show_list(s.keys) + "]";
-        out += " = " + std::string(agg::name(a.fn.kind)) + "(" + detail::show_list(s.args) + ")";
-      } else {
-        if (s.has_format || s.kind == ir::action::setopt) out += " " + detail::quote(s.format);
-        for (const auto id : s.aggregations) out += " @" + program.aggregations[id - 1].name;
-        if (s.aggregation) out += " @" + program.aggregations[s.aggregation - 1].name;
-        if (!s.args.empty()) out += " " + detail::show_list(s.args);
-      }
-      if (!s.records.empty()) {
-        out += "  records";
-        for (const auto& r : s.records) out += " " + r.t.name + "@" + std::to_string(r.offset) + ":" + std::to_string(r.size);
-      }
-      out += "\n";
-    }
-    out += "  data " + std::to_string(c.data_size) + " bytes\n";
-  }
-  return out;
 }
 
 }  // namespace dtpp::d

@@ -1,5 +1,4 @@
-// Stack frame names: the definitions. Included by dtpp/src.hpp only.
-#pragma once
+// Stack frame names from kallsyms, /proc/PID/maps and ELF symbol tables.
 
 #include <elf.h>
 #include <fcntl.h>
@@ -15,9 +14,9 @@
 #include <mutex>
 #include <optional>
 
-#include "dtpp/out/frames.hpp"
+#include "dtpp/print/frames.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 namespace detail {
 
 struct symbol {
@@ -216,4 +215,4 @@ std::vector<std::string> stack_frames(bool user, std::string_view record) {
   return frames;
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

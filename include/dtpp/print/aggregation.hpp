@@ -11,13 +11,13 @@
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/table.hpp"
 #include "dtpp/agg/walk.hpp"
-#include "dtpp/out/format.hpp"
-#include "dtpp/out/frames.hpp"
-#include "dtpp/out/histogram.hpp"
-#include "dtpp/out/record.hpp"
-#include "dtpp/out/value.hpp"
+#include "dtpp/print/format.hpp"
+#include "dtpp/print/frames.hpp"
+#include "dtpp/print/histogram.hpp"
+#include "dtpp/print/record.hpp"
+#include "dtpp/print/value.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 /// How the printers lay out what they print.
 struct print_options {
@@ -115,4 +115,4 @@ void print_joined(std::string& out, std::span<const agg::table<Key>* const> tabl
   }
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

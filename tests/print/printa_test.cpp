@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "dtpp/agg/functions.hpp"
-#include "dtpp/out/format.hpp"
+#include "dtpp/print/format.hpp"
 #include "time_zone.hpp"
 
 using namespace dtpp;
-using out::aggregated;
-using out::format;
-using out::traced;
+using print::aggregated;
+using print::format;
+using print::traced;
 
 namespace {
 
@@ -46,7 +46,7 @@ std::string printa(std::string_view fmt, std::initializer_list<traced> keys,
   for (const auto& v : values) views.push_back({v.fn, v.words, v.normal});
   const std::vector<traced> k(keys);
   std::string text;
-  out::print_printa(text, format::parse(fmt), k, views);
+  print::print_printa(text, format::parse(fmt), k, views);
   return text;
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("printa prints zero-filled members of a joined bundle as zeros and emp
                                      {agg::function::of(StdDev{}), {}, 1},
                                      {agg::function::of(Min{}), {}, 1}};
     std::string t;
-    out::print_printa(t, format::parse("%@d %@d %@d %@d"), {}, views);
+    print::print_printa(t, format::parse("%@d %@d %@d %@d"), {}, views);
     CHECK(t == "0 0 0 0");
   }
 }

@@ -6,15 +6,15 @@
 #include <limits>
 #include <string>
 
-#include "dtpp/out/format.hpp"
+#include "dtpp/print/format.hpp"
 
-using dtpp::out::traced;
+using dtpp::print::traced;
 
 namespace {
 
 std::string trace(const traced& v, bool quiet = false) {
   std::string out;
-  dtpp::out::print_trace(out, v, quiet);
+  dtpp::print::print_trace(out, v, quiet);
   return out;
 }
 

@@ -12,7 +12,7 @@
 
 #include "dtpp/agg/functions.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 /// One traced value, as a record of a probe's data (or a key of a tuple) holds it.
 ///
@@ -129,4 +129,4 @@ inline traced scalar_value(const aggregated& a) {
   });
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

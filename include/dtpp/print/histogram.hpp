@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "dtpp/agg/values.hpp"
-#include "dtpp/out/append.hpp"
-#include "dtpp/out/value.hpp"
+#include "dtpp/print/append.hpp"
+#include "dtpp/print/value.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 namespace detail {
 
@@ -122,4 +122,4 @@ inline void print_histogram(std::string& out, const aggregated& a) {
   });
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

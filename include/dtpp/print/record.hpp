@@ -8,9 +8,9 @@
 #include <string_view>
 #include <type_traits>
 
-#include "dtpp/out/append.hpp"
+#include "dtpp/print/append.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 /// The key width DTrace gives strings ("  %-50s").
 inline constexpr int string_key_width = 50;
@@ -77,4 +77,4 @@ inline void print_string_record(std::string& out, std::string_view text, std::si
   print_raw_bytes(out, record);
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "dtpp/agg/kind.hpp"
-#include "dtpp/out/append.hpp"
-#include "dtpp/out/histogram.hpp"
-#include "dtpp/out/record.hpp"
-#include "dtpp/out/value.hpp"
+#include "dtpp/print/append.hpp"
+#include "dtpp/print/histogram.hpp"
+#include "dtpp/print/record.hpp"
+#include "dtpp/print/value.hpp"
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 /// One conversion of a format, `%[flags][width][.precision][size]letter`, with `@` among the
 /// flags for printa()'s aggregation value.
@@ -53,10 +53,10 @@ struct conversion {
 
 /// A printf() or printa() format string, parsed once into literal text and conversions.
 ///
-///     const auto f = dtpp::out::format::parse("%s has %d\n");
+///     const auto f = dtpp::print::format::parse("%s has %d\n");
 ///     std::string out;
-///     const dtpp::out::traced args[] = {traced::string("x"), traced::integer(3, 4, true)};
-///     dtpp::out::print(out, f, args);  // "x has 3\n"
+///     const dtpp::print::traced args[] = {traced::string("x"), traced::integer(3, 4, true)};
+///     dtpp::print::print(out, f, args);  // "x has 3\n"
 class format {
  public:
   /// Text to print, then (except perhaps in the last piece) a conversion.
@@ -589,4 +589,4 @@ inline void print_trace(std::string& out, const traced& v, bool quiet) {
     detail::append(out, "%*llu", width, static_cast<unsigned long long>(v.as_unsigned()));
 }
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print

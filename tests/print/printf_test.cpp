@@ -8,18 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "dtpp/out/format.hpp"
+#include "dtpp/print/format.hpp"
 #include "time_zone.hpp"
 
-using dtpp::out::format;
-using dtpp::out::traced;
+using dtpp::print::format;
+using dtpp::print::traced;
 
 namespace {
 
 std::string printf_(std::string_view fmt, std::initializer_list<traced> args = {}) {
   std::string out;
   const std::vector<traced> v(args);
-  dtpp::out::print(out, format::parse(fmt), v);
+  dtpp::print::print(out, format::parse(fmt), v);
   return out;
 }
 
@@ -242,10 +242,10 @@ TEST_CASE("%Y and %T print local time as DTrace does", "[out][printf]") {
     const time_zone us(time_zone::us_pacific);
     const traced times[] = {u64(0), u64(1062609821 * nanosec), u64(0x7fffffff * nanosec)};
     std::string out;
-    dtpp::out::print(out, format::parse("%Y\n%Y\n%Y"), times);
+    dtpp::print::print(out, format::parse("%Y\n%Y\n%Y"), times);
     CHECK(out == "1969 Dec 31 16:00:00\n2003 Sep  3 10:23:41\n2038 Jan 18 19:14:07");
     out.clear();
-    dtpp::out::print(out, format::parse("%T\n%T\n%T"), times);
+    dtpp::print::print(out, format::parse("%T\n%T\n%T"), times);
     CHECK(out ==
           "Wed, 31 Dec 1970 16:00:00 PST\nWed, 03 Sep 2003 10:23:41 PDT\n"
           "Mon, 18 Jan 2038 19:14:07 PST");

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "dtpp/agg/aggregation.hpp"
-#include "dtpp/out/aggregation.hpp"
+#include "dtpp/print/aggregation.hpp"
 
 using namespace dtpp;
 
@@ -15,7 +15,7 @@ const std::string header =
 
 template <class Agg>
 std::string print(const Agg& a) {
-  return out::format_aggregation(a.snapshot().data());
+  return print::format_aggregation(a.snapshot().data());
 }
 
 }  // namespace

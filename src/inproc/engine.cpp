@@ -1,5 +1,4 @@
-// The in-process engine's definitions. Included by dtpp/src.hpp only.
-#pragma once
+// The in-process engine: DTPP_PROBE sites, clauses compiled to closures, timers, the run.
 
 #include <execinfo.h>
 #include <fnmatch.h>

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace dtpp::out::detail {
+namespace dtpp::print::detail {
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -33,4 +33,4 @@ inline void append(std::string& out, const char* format, ...) {
   va_end(again);
 }
 
-}  // namespace dtpp::out::detail
+}  // namespace dtpp::print::detail

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-namespace dtpp::out {
+namespace dtpp::print {
 
 /// The name of a kernel program counter ("vmlinux`ksys_write+0x5", "ext4`ext4_file_write_iter").
-/// Defined in dtpp/src.hpp, like every function below.
+/// Defined in src/print/frames.cpp, like every function below.
 std::string kernel_frame(std::uint64_t pc);
 
 /// The name of a program counter of process `pid` ("libc.so.6`__write+0x14", "a.out`main").
@@ -22,4 +22,4 @@ std::string user_frame(std::int64_t pid, std::uint64_t pc);
 /// counters, a ustack() record (`user`) the process id and then its program counters.
 std::vector<std::string> stack_frames(bool user, std::string_view record);
 
-}  // namespace dtpp::out
+}  // namespace dtpp::print
