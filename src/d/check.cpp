@@ -14,7 +14,6 @@
 
 #include "dtpp/agg/functions.hpp"
 #include "dtpp/d/check.hpp"
-#include "dtpp/d/options.hpp"
 #include "dtpp/d/parser.hpp"
 
 namespace dtpp::d {
@@ -160,14 +159,14 @@ class checker {
   // ---- pragmas -------------------------------------------------------------------------------
 
   void pragma(const ast::pragma& p) {
-    if (const auto why = option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
+    if (const auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
       error("D_PRAGMA_OPTSET",
             "failed to set option '" + p.name + (p.has_value ? "' to '" + p.value : "") + "': " +
                 std::string(*why),
             p.where);
       return;
     }
-    if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*parse_size(p.value));
+    if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
     set_frames_option(options_, p.name, p.value);
     if (p.name == "defaultargs") options_.defaultargs = true;
     if (p.name == "argref") options_.argref = true;

@@ -1028,8 +1028,11 @@ void engine::go() {
     if (b.type == kind::begin) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
   if (st.exited.load()) return;
   if (membarrier_registered()) membarrier_ready.store(true, std::memory_order_relaxed);
+  // The sites are the process's: one program at a time may have them. Programs without sites
+  // (BEGIN, tick, profile ...) run beside it, each on its own handle.
   engine::state* none = nullptr;
-  if (!active_engine.compare_exchange_strong(none, state_.get()))
+  const bool uses_sites = std::any_of(st.probes.begin(), st.probes.end(), [](const auto& b) { return b.site != nullptr; });
+  if (uses_sites && !active_engine.compare_exchange_strong(none, state_.get()))
     throw engine_error("another D program already has this process's DTPP_PROBE sites");
   for (auto& b : st.probes)
     if (b.site) {
@@ -1113,6 +1116,23 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
       site.probe <= st->probes.size())
     detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
   count.value.store(under_way, std::memory_order_release);
+}
+
+
+dtpp::engine::factory engine_factory() {
+  return {
+      .name = "inproc",
+      .claims = nullptr,
+      .make = [](const ir::program& program, const dtpp::engine::run_options& run)
+          -> std::unique_ptr<dtpp::engine::source> {
+        return std::make_unique<engine>(program,
+                                        engine_options{.program_name = run.program_name, .bufsize = run.bufsize});
+      },
+      .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
+        const engine_options options{.program_name = run.program_name};
+        return program ? engine(*program, options).probes() : available_probes(options);
+      },
+  };
 }
 
 }  // namespace dtpp::inproc
