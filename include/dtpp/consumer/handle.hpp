@@ -617,6 +617,25 @@ class handle {
   bool stopped_ = false;
   std::uint64_t faults_ = 0;
   clock::time_point last_switch_{}, last_agg_{}, last_status_{};
+
+ public:
+  // ---- What the C API (src/capi) reads beyond the calls above. ----
+
+  /// A snapshot of the aggregation with variable id `varid` (1-based) in run-time form, with each
+  /// thread's (in the kernel: each CPU's) part when more than one contributed.
+  agg::dynamic_table aggregation_table(std::uint32_t varid) {
+    require_program("aggregation_table");
+    return engine_->aggregation(varid).snapshot();
+  }
+
+  /// The probes the executed program enabled; their ids are probe_data's probe.id.
+  const std::vector<probe_info>& probes() const {
+    require_program("probes");
+    return engine_->probes();
+  }
+
+  /// What the options say about printing and walking aggregations now: aggsort*, aggpercpu ...
+  print::print_options print_options() const { return printing().print; }
 };
 
 }  // namespace dtpp::consumer
