@@ -71,6 +71,11 @@ struct c_error {
 
 int fail(dtrace_hdl_t* dtp, int code, std::string message) {
   while (!message.empty() && message.back() == '\n') message.pop_back();
+  // The handle says what failed ("failed to set option 'x': Invalid option name"); libdtrace's
+  // messages are the cause alone, and its consumers print what failed themselves.
+  if (message.starts_with("failed to ")) {
+    if (const auto colon = message.find(": "); colon != std::string::npos) message.erase(0, colon + 2);
+  }
   dtp->error = code;
   dtp->message = std::move(message);
   return -1;
