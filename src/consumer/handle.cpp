@@ -214,4 +214,12 @@ engine::source& handle::engine() { return running("reach the engine").engine(); 
 
 std::string_view handle::engine_name() const { return engine_name_; }
 
+const std::vector<engine::probe_info>& handle::probes() { return running("list the probes").engine().probes(); }
+
+agg::dynamic_table handle::aggregation_table(std::uint32_t varid) {
+  return running("aggregation_table").engine().aggregation(varid).snapshot();
+}
+
+print::print_options handle::print_options() const { return printing(options_).print; }
+
 }  // namespace dtpp::consumer

@@ -13,6 +13,7 @@
 
 #include "dtpp/agg/snapshot.hpp"
 #include "dtpp/agg/walk.hpp"
+#include "dtpp/agg/dynamic.hpp"
 #include "dtpp/consumer/callbacks.hpp"
 #include "dtpp/consumer/error.hpp"
 #include "dtpp/consumer/session.hpp"
@@ -21,6 +22,7 @@
 #include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
 #include "dtpp/options/set.hpp"
+#include "dtpp/print/aggregation.hpp"
 
 namespace dtpp::consumer {
 
@@ -148,6 +150,13 @@ class handle {
   engine::source& engine();
   /// The name of the engine exec() chose ("inproc", "kernel").
   std::string_view engine_name() const;
+  /// The probes the executed programs enabled; their ids are probe_data's probe.id.
+  const std::vector<engine::probe_info>& probes();
+  /// A snapshot of the aggregation with variable id `varid` (1-based) in run-time form, with each
+  /// thread's (in the kernel: each CPU's) part when more than one contributed.
+  agg::dynamic_table aggregation_table(std::uint32_t varid);
+  /// What the options say about printing and walking aggregations now: aggsort*, aggpercpu ...
+  print::print_options print_options() const;
 
  private:
   program compile(const d::source_file& source, std::string zero, std::vector<std::string> arguments);
