@@ -37,7 +37,7 @@ constexpr std::uint64_t nanosec = 1000000000;
 
 }  // namespace
 
-TEST_CASE("integers print at their own size, %d by the argument's signedness", "[out][printf]") {
+TEST_CASE("integers print at their own size, %d by the argument's signedness", "[print][printf]") {
   // printf/tst.ints.d: 0x1234567890abcdef cast to char, short, int, long long and unsigned ones.
   // The two signed %d lines follow illumos (tst.ints.d.out) and dtrace-utils' own code (a signed
   // 1-byte record prints through int8_t): dtrace-utils' tst.ints.r, which shows 239 and 52719
@@ -76,7 +76,7 @@ TEST_CASE("integers print at their own size, %d by the argument's signedness", "
 }
 
 TEST_CASE("every integer and string conversion prints as in DTrace's basics test",
-          "[out][printf]") {
+          "[print][printf]") {
   // printf/tst.basics.d with i = 'a' (%a aside: no symbols in-process).
   const auto i = i32('a');
   CHECK(printf_("%%c = %c\n", {i}) == "%c = a\n");
@@ -112,7 +112,7 @@ TEST_CASE("every integer and string conversion prints as in DTrace's basics test
 }
 
 TEST_CASE("a size prefix makes d and i signed, and u o x X unsigned, whatever the argument",
-          "[out][printf]") {
+          "[print][printf]") {
   CHECK(printf_("%hd", {u16(65535)}) == "-1");
   CHECK(printf_("%ld", {u64(std::numeric_limits<std::uint64_t>::max())}) == "-1");
   CHECK(printf_("%u", {i8(-1)}) == "255");
@@ -121,7 +121,7 @@ TEST_CASE("a size prefix makes d and i signed, and u o x X unsigned, whatever th
   CHECK(printf_("%i", {u32(-1)}) == "4294967295");
 }
 
-TEST_CASE("the extremes of 64-bit integers print exactly", "[out][printf]") {
+TEST_CASE("the extremes of 64-bit integers print exactly", "[print][printf]") {
   constexpr auto min = std::numeric_limits<std::int64_t>::min();
   constexpr auto max = std::numeric_limits<std::uint64_t>::max();
   CHECK(printf_("%d", {i64(min)}) == "-9223372036854775808");
@@ -133,7 +133,7 @@ TEST_CASE("the extremes of 64-bit integers print exactly", "[out][printf]") {
         "+9223372036854775807 -9223372036854775808");
 }
 
-TEST_CASE("flags print as in DTrace's flags test", "[out][printf]") {
+TEST_CASE("flags print as in DTrace's flags test", "[print][printf]") {
   // printf/tst.flags.r (its 0x123 line is masked there as {ptr}).
   CHECK(printf_("# %#8x\n", {i32(0x123)}) == "#    0x123\n");
   CHECK(printf_("0 %08x\n", {i32(0x123)}) == "0 00000123\n");
@@ -158,7 +158,7 @@ TEST_CASE("flags print as in DTrace's flags test", "[out][printf]") {
 }
 
 TEST_CASE("widths and precisions, fixed or from arguments, print as in DTrace's tests",
-          "[out][printf]") {
+          "[print][printf]") {
   SECTION("tst.widths: %0d to %5d and %*d with 0 to 5") {
     std::string out = printf_("\n");
     for (const char* f : {"%0d\n", "%1d\n", "%2d\n", "%3d\n", "%4d\n", "%5d\n"})
@@ -202,7 +202,7 @@ TEST_CASE("widths and precisions, fixed or from arguments, print as in DTrace's 
   }
 }
 
-TEST_CASE("strings print whole, padded or cut as C prints them", "[out][printf]") {
+TEST_CASE("strings print whole, padded or cut as C prints them", "[print][printf]") {
   CHECK(printf_("[%s]", {str("")}) == "[]");
   CHECK(printf_("[%5s]", {str("")}) == "[     ]");
   CHECK(printf_("[%-6s]", {str("ab")}) == "[ab    ]");
@@ -217,7 +217,7 @@ TEST_CASE("strings print whole, padded or cut as C prints them", "[out][printf]"
   CHECK(printf_("hello world from BEGIN") == "hello world from BEGIN");
 }
 
-TEST_CASE("%S and %C print C escapes and octal for other unprintable bytes", "[out][printf]") {
+TEST_CASE("%S and %C print C escapes and octal for other unprintable bytes", "[print][printf]") {
   CHECK(printf_("%S", {str("\a\b\f\n\r\t\v\"\\")}) == R"(\a\b\f\n\r\t\v\"\\\0)");
   CHECK(printf_("%S", {str("a b~!")}) == R"(a b~!\0)");
   CHECK(printf_("%S", {str("\x01\x1f\x7f\x80\xff")}) == R"(\001\037\177\200\377\0)");
@@ -226,7 +226,7 @@ TEST_CASE("%S and %C print C escapes and octal for other unprintable bytes", "[o
   CHECK(printf_("%C%C%C%C", {i32('A'), i8('\n'), i8(0), u8(0xc8)}) == R"(A\n\0\310)");
 }
 
-TEST_CASE("%Y and %T print local time as DTrace does", "[out][printf]") {
+TEST_CASE("%Y and %T print local time as DTrace does", "[print][printf]") {
   SECTION("in UTC") {
     const time_zone utc("UTC");
     CHECK(printf_("%Y", {u64(0)}) == "1970 Jan  1 00:00:00");
@@ -252,7 +252,7 @@ TEST_CASE("%Y and %T print local time as DTrace does", "[out][printf]") {
   }
 }
 
-TEST_CASE("addresses print as 0x hexadecimal, %p without the 0x", "[out][printf]") {
+TEST_CASE("addresses print as 0x hexadecimal, %p without the 0x", "[print][printf]") {
   CHECK(printf_("%a", {u64(0xffffffff81000000)}) == "0xffffffff81000000");
   CHECK(printf_("[%12A]", {u64(0x401000)}) == "[    0x401000]");
   CHECK(printf_("%a", {u32(0x1234)}) == "0x1234");
@@ -260,7 +260,7 @@ TEST_CASE("addresses print as 0x hexadecimal, %p without the 0x", "[out][printf]
   CHECK(printf_("%#p", {u64(0x10)}) == "0x10");
 }
 
-TEST_CASE("%k prints a stack a frame a line, %-Nk indenting by N", "[out][printf]") {
+TEST_CASE("%k prints a stack a frame a line, %-Nk indenting by N", "[print][printf]") {
   const traced stack = traced::stack({"vmlinux`ksys_write+0x5", "0x1000"});
   CHECK(printf_("%k", {stack}) == "\nvmlinux`ksys_write+0x5\n0x1000\n");
   CHECK(printf_("%-4k", {stack}) == "\n    vmlinux`ksys_write+0x5\n    0x1000\n");
@@ -272,7 +272,7 @@ TEST_CASE("%k prints a stack a frame a line, %-Nk indenting by N", "[out][printf
 }
 
 TEST_CASE("%% prints a percent sign and text around conversions prints as written",
-          "[out][printf]") {
+          "[print][printf]") {
   CHECK(printf_("100%%") == "100%");
   CHECK(printf_("%%%d%%", {i32(5)}) == "%5%");
   CHECK(printf_("one %d two %s three", {i32(1), str("x")}) == "one 1 two x three");
@@ -280,7 +280,7 @@ TEST_CASE("%% prints a percent sign and text around conversions prints as writte
 }
 
 TEST_CASE("formats DTrace would reject print as written without consuming arguments",
-          "[out][printf]") {
+          "[print][printf]") {
   CHECK(printf_("%q %d", {i32(7)}) == "%q 7");
   CHECK(printf_("%5.3.2d|%d", {i32(7)}) == "%5.3.2d|7");
   CHECK(printf_("%**d|%d", {i32(7)}) == "%**d|7");
@@ -302,7 +302,7 @@ TEST_CASE("formats DTrace would reject print as written without consuming argume
   }
 }
 
-TEST_CASE("parsing keeps the pieces of a format, and survives any string", "[out][printf]") {
+TEST_CASE("parsing keeps the pieces of a format, and survives any string", "[print][printf]") {
   const auto f = format::parse("a%-*.*lld b%@u%%c");
   REQUIRE(f.pieces().size() == 3);
   CHECK(f.pieces()[0].text == "a");
