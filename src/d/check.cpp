@@ -105,14 +105,6 @@ inline const std::vector<builtin_info>& builtins() {
 }
 
 
-// A printf conversion: its letters, and what it takes.
-struct conversion {
-  std::string letters;  ///< size prefix + conversion character: "d", "lld", "s", "@"
-  bool star_width = false;
-  bool star_precision = false;
-  bool aggregation = false;  ///< %@...
-};
-
 class checker {
  public:
   checker(const source_file& source, const compile_options& options)
@@ -791,78 +783,29 @@ class checker {
 
   // ---- printf formats ------------------------------------------------------------------------
 
-  std::vector<conversion> conversions(const std::string& fmt, const std::string& fn, ast::span where) {
-    std::vector<conversion> out;
-    for (std::size_t i = 0; i < fmt.size(); ++i) {
-      if (fmt[i] != '%') continue;
-      if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
-        ++i;
-        continue;
-      }
-      conversion c;
-      const auto number = std::to_string(out.size() + 1);
-      const auto bad = [&](const std::string& why) { fail("D_SYNTAX", "format conversion #" + number + " " + why, where); };
-      // Flags, width and precision, in any order as libdtrace reads them.
-      bool dot = false;
-      std::size_t j = i + 1;
-      for (; j < fmt.size(); ++j) {
-        const char ch = fmt[j];
-        if (ch == '@') {
-          c.aggregation = true;
-        } else if (ch == '.') {
-          if (dot) bad("has more than one '.' specified");
-          dot = true;
-        } else if (ch == '*') {
-          bool& star = dot ? c.star_precision : c.star_width;
-          if (star) bad(std::string("has more than one '*' specified for the output ") + (dot ? "precision" : "width"));
-          star = true;
-        } else if (ch == '%') {
-          bad("cannot be combined with other format flags: %%");
-        } else if (ch == '$') {
-          bad("uses unsupported positional format (%n$)");
-        } else if (!std::isdigit(static_cast<unsigned char>(ch)) && std::string_view("-+ #0'?").find(ch) == std::string_view::npos) {
-          break;
-        }
-      }
-      std::size_t k = j;
-      while (k < fmt.size() && std::string_view("hlLw").find(fmt[k]) != std::string_view::npos) ++k;
-      if (k >= fmt.size()) {
-        if (c.aggregation && k == j) { c.letters = "@"; out.push_back(c); break; }
-        bad("name expected before end of format string");
-      }
-      c.letters = fmt.substr(j, k - j + 1);
-      static const char* const valid[] = {"a", "A", "c", "C", "d", "i", "o", "u", "x", "X", "s", "S", "p", "e", "E", "f", "g", "G", "k", "Y", "T", "I", "P",
-                                          "hd", "hi", "ho", "hu", "hx", "hX", "hhd", "hhi", "hhu", "hhx", "hhX", "ld", "li", "lo", "lu", "lx", "lX",
-                                          "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "lc", "ls", "ws", "wc", "zd", "zu", "zx"};
-      if (!(c.aggregation && (c.letters.size() == 1)) &&
-          std::find(std::begin(valid), std::end(valid), c.letters) == std::end(valid))
-        bad("is undefined: %" + c.letters);
-      if (c.aggregation && fn != "printa")
-        fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " +
-                                      fn + "( )",
-             where);
-      out.push_back(c);
-      i = k;
-    }
-    return out;
+  // Parses a printf / printa format once into the statement, refusing what DTrace refuses.
+  void parse_format(ir::statement& st, const std::string& fn, ast::span where) {
+    st.parsed_format = print::format::parse(st.format);
+    if (const auto& e = st.parsed_format.error())
+      fail("D_SYNTAX", "format conversion #" + std::to_string(e->number) + " " + e->why, where);
+    if (fn != "printa")
+      for (const auto& piece : st.parsed_format.pieces())
+        if (piece.conv && piece.conv->aggregation)
+          fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " + fn + "( )", where);
   }
 
-  static std::string prototype_of(const std::string& letters) {
-    const char c = letters.back();
-    if (c == 's' || c == 'S') return "char [] or string (or use stringof)";
-    if (c == 'c' || c == 'C') return "char, short, or int";
-    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return "double";
-    if (c == 'k') return "stack";
-    if (c == 'p' || c == 'a' || c == 'A') return "pointer or integer";
-    if (c == 'Y' || c == 'T') return "int64_t";
-    return "char, short, int, long, or long long";
-  }
-  static bool accepts(const std::string& letters, const type& t) {
-    const char c = letters.back();
-    if (c == 's' || c == 'S') return t.is_string();
-    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return false;  // D has no floats
-    if (c == 'k') return t.is_stack();
-    return t.is_integer();
+  // Whether a value of type t fits a conversion, by DTrace's table.
+  static bool accepts(const print::conversion& c, const type& t) {
+    switch (c.info->accepts) {
+      case print::conversion_argument::integer: return t.is_integer();
+      case print::conversion_argument::small_integer: return t.is_integer() && t.size <= 4;
+      case print::conversion_argument::time: return t.is_integer() && t.size == 8;
+      case print::conversion_argument::string: return t.is_string();
+      case print::conversion_argument::stack: return t.is_stack();
+      case print::conversion_argument::wide_string:
+      case print::conversion_argument::floating: return false;  // D makes neither
+    }
+    return false;
   }
 
   void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
@@ -879,41 +822,44 @@ class checker {
     st.has_format = true;
     if (st.format.empty())
       fail("D_PRINTF_FMT_EMPTY", fn + "( ) format string is empty", args[first]->where);
-    const auto convs = conversions(st.format, fn, args[first]->where);
+    parse_format(st, fn, args[first]->where);
     std::size_t next = first + 1;
-    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
-      const auto& c = convs[ci];
+    for (const auto& piece : st.parsed_format.pieces()) {
+      if (!piece.conv) continue;
+      const auto& c = *piece.conv;
+      const auto number = std::to_string(c.number);
       const auto take = [&](const std::string& what) -> expr {
         if (next >= args.size())
           fail(what == "value " ? "D_PRINTF_ARG_PROTO" : "D_PRINTF_DYN_PROTO",
-               fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) + " (%" +
-                   c.letters + ") is missing a corresponding " + what + "argument",
+               fn + "( ) prototype mismatch: conversion #" + number + " (%" + c.name +
+                   ") is missing a corresponding " + what + "argument",
                st.where);
         if (args[next]->kind == ast::node_kind::aggregation)
           fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next + 1) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                        prototype_of(c.letters) + "\n\t  argument: aggregation",
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                        std::string(c.info->prototype) + "\n\t  argument: aggregation",
                args[next]->where);
         return value_or_stack(args[next++]);
       };
-      for (int star = 0; star < int(c.star_width) + int(c.star_precision); ++star) {
-        auto w = take(std::string("\"") + (star == 0 && c.star_width ? "*" : ".*") + "\" ");
+      for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision); ++star) {
+        const std::string which = star == 0 && c.dynamic_width ? "*" : ".*";
+        auto w = take("\"" + which + "\" ");
         if (!w.t.is_integer())
           fail("D_PRINTF_DYN_TYPE", fn + "( ) argument #" + std::to_string(next) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: % " + (star == 0 && c.star_width ? "*" : ".*") +
-                                        " " + c.letters + "\n\t prototype: int\n\t  argument: " + w.t.name,
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: % " + which + " " + c.name +
+                                        "\n\t prototype: int\n\t  argument: " + w.t.name,
                args[next - 1]->where);
         st.records.push_back({w.t, 0, w.t.size});
         st.args.push_back(std::move(w));
       }
       auto v = take("value ");
-      if (!accepts(c.letters, v.t))
+      if (!accepts(c, v.t))
         fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next) +
-                                      " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                      " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                      prototype_of(c.letters) + "\n\t  argument: " + v.t.name,
+                                      " is incompatible with conversion #" + number +
+                                      " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                      std::string(c.info->prototype) + "\n\t  argument: " + v.t.name,
              args[next - 1]->where);
       st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
       st.args.push_back(std::move(v));
@@ -925,25 +871,26 @@ class checker {
   }
 
   // printa's format: key conversions take the keys in order, %@ the aggregations.
-  void validate_printa_format(const ir::statement& st, const ast::node_ptr& n) {
-    const auto convs = conversions(st.format, "printa", n->kids[1]->where);
+  void validate_printa_format(ir::statement& st, const ast::node_ptr& n) {
+    parse_format(st, "printa", n->kids[1]->where);
     const auto& keys = aggregation_key_types_[st.aggregations[0] - 1];
     std::size_t key = 0;
-    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
-      const auto& c = convs[ci];
-      if (c.aggregation) continue;
-      for (int star = 0; star < int(c.star_width) + int(c.star_precision) + 1; ++star) {
+    for (const auto& piece : st.parsed_format.pieces()) {
+      if (!piece.conv || piece.conv->aggregation) continue;
+      const auto& c = *piece.conv;
+      const auto number = std::to_string(c.number);
+      for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision) + 1; ++star) {
         if (key >= keys.size())
-          fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
-                                         " (%" + c.letters + ") is missing a corresponding value argument",
+          fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + number +
+                                         " (%" + c.name + ") is missing a corresponding value argument",
                n->kids[1]->where);
         const auto& t = keys[key++];
-        const bool is_value = star == int(c.star_width) + int(c.star_precision);
-        if (is_value ? !accepts(c.letters, t) : !t.is_integer())
+        const bool is_value = star == int(c.dynamic_width) + int(c.dynamic_precision);
+        if (is_value ? !accepts(c, t) : !t.is_integer())
           fail("D_PRINTF_ARG_TYPE", "printa( ) argument #" + std::to_string(key + 1) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                        prototype_of(c.letters) + "\n\t  argument: " + t.name,
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                        std::string(c.info->prototype) + "\n\t  argument: " + t.name,
                n->kids[1]->where);
       }
     }

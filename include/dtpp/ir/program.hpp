@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "dtpp/agg/descriptor.hpp"
-#include "dtpp/d/ast.hpp"
+#include "dtpp/d/span.hpp"
+#include "dtpp/print/conversion.hpp"
 
 namespace dtpp::ir {
 
@@ -79,7 +80,7 @@ struct expr {
   std::string text;
   std::uint32_t index = 0;
   std::vector<expr> kids;
-  d::ast::span where;
+  d::span where;
 };
 
 /// One record of an enabled probe's data, as DTrace's dtrace_recdesc_t describes it.
@@ -99,19 +100,20 @@ enum class action : std::uint8_t {
 struct statement {
   action kind = action::expression;
   std::vector<expr> args;        ///< the action's or function's arguments (format excluded)
-  std::string format;            ///< printf / printa format, when given
+  std::string format;            ///< printf / printa format, when given; setopt: the option
   bool has_format = false;
+  print::format parsed_format;   ///< printf / printa: the format, parsed once by the checker
   std::uint32_t aggregation = 0; ///< aggregate, clear, trunc, normalize, denormalize: the varid
   std::vector<std::uint32_t> aggregations;  ///< printa: the varids, in order
   std::vector<expr> keys;        ///< aggregate: the keys, cast to the aggregation's key types
   std::vector<record> records;   ///< what this statement adds to the clause's data
-  d::ast::span where;
+  d::span where;
 };
 
 /// provider:module:function:name, each possibly a glob; empty fields match anything.
 struct probe {
   std::string provider, module, function, name;
-  d::ast::span where;
+  d::span where;
   std::string text() const { return provider + ":" + module + ":" + function + ":" + name; }
 };
 
@@ -122,7 +124,7 @@ struct clause {
   std::vector<statement> statements;
   bool default_action = false;  ///< no body: trace the probe firing only
   std::uint32_t data_size = 0;  ///< bytes of records all its statements add
-  d::ast::span where;
+  d::span where;
 };
 
 /// Calls f on every expression of a clause (predicate, arguments, keys) and on each of their
