@@ -602,7 +602,7 @@ class checker {
     }
     expr e;
     e.kind = kind_t::call;
-    e.text = name;
+    e.function = user ? ir::subroutine::ustack : ir::subroutine::stack;
     e.where = n->where;
     e.t = {user ? type::category::ustack : type::category::stack, (frames + (user ? 1 : 0)) * 8, false, "stack"};
     return e;
@@ -1087,35 +1087,54 @@ class checker {
   // Folds an integer operation on constants as DTrace folds them while parsing: in 64 bits, the
   // type (t: its signedness) following C's rules but the value not narrowed to it; stores, casts
   // and records narrow it.
-  static std::optional<std::int64_t> fold(const std::string& op, std::int64_t a, std::int64_t b, const type& t) {
+  static std::optional<std::int64_t> fold(ir::op op, std::int64_t a, std::int64_t b, const type& t) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     const bool s = t.is_signed;
-    if (op == "+") return static_cast<std::int64_t>(ua + ub);
-    if (op == "-") return static_cast<std::int64_t>(ua - ub);
-    if (op == "*") return static_cast<std::int64_t>(ua * ub);
-    if (op == "/" || op == "%") {
-      if (b == 0) return std::nullopt;
-      if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
-      if (op == "/") return s ? a / b : static_cast<std::int64_t>(ua / ub);
-      return s ? a % b : static_cast<std::int64_t>(ua % ub);
-    }
-    if (op == "&") return a & b;
-    if (op == "|") return a | b;
-    if (op == "^") return a ^ b;
-    if (op == "<<") return static_cast<std::int64_t>(ua << (ub & 63));
-    if (op == ">>") return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
     const bool less = s ? a < b : ua < ub;
     const bool greater = s ? a > b : ua > ub;
-    if (op == "<") return less;
-    if (op == "<=") return !greater;
-    if (op == ">") return greater;
-    if (op == ">=") return !less;
-    if (op == "==") return a == b;
-    if (op == "!=") return a != b;
-    if (op == "&&") return a && b;
-    if (op == "||") return a || b;
-    if (op == "^^") return (a != 0) != (b != 0);
+    switch (op) {
+      case ir::op::add: return static_cast<std::int64_t>(ua + ub);
+      case ir::op::subtract: return static_cast<std::int64_t>(ua - ub);
+      case ir::op::multiply: return static_cast<std::int64_t>(ua * ub);
+      case ir::op::divide:
+      case ir::op::modulo: {
+        const bool quotient = op == ir::op::divide;
+        if (b == 0) return std::nullopt;
+        if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
+        if (quotient) return s ? a / b : static_cast<std::int64_t>(ua / ub);
+        return s ? a % b : static_cast<std::int64_t>(ua % ub);
+      }
+      case ir::op::bit_and: return a & b;
+      case ir::op::bit_or: return a | b;
+      case ir::op::bit_xor: return a ^ b;
+      case ir::op::shift_left: return static_cast<std::int64_t>(ua << (ub & 63));
+      case ir::op::shift_right: return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
+      case ir::op::less: return less;
+      case ir::op::less_equal: return !greater;
+      case ir::op::greater: return greater;
+      case ir::op::greater_equal: return !less;
+      case ir::op::equal: return a == b;
+      case ir::op::not_equal: return a != b;
+      case ir::op::logical_and: return a && b;
+      case ir::op::logical_or: return a || b;
+      case ir::op::logical_xor: return (a != 0) != (b != 0);
+      case ir::op::negate:
+      case ir::op::plus:
+      case ir::op::logical_not:
+      case ir::op::complement:
+      case ir::op::assign:
+      case ir::op::increment:
+      case ir::op::decrement: return std::nullopt;  // not binary
+    }
     return std::nullopt;
+  }
+
+  // A unary operator on a constant, folded likewise.
+  static std::int64_t fold(ir::op op, std::int64_t v) {
+    if (op == ir::op::negate) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
+    if (op == ir::op::complement) return ~v;
+    if (op == ir::op::logical_not) return v == 0;
+    return v;  // plus
   }
 
   expr value(const ast::node_ptr& n) {
@@ -1254,24 +1273,25 @@ class checker {
     return e;
   }
 
-  struct subroutine { const char* name; const char* result; std::vector<const char*> params; std::size_t required; };
+  struct subroutine { ir::subroutine id; const char* result; std::vector<const char*> params; std::size_t required; };
   expr call(const ast::node_ptr& n) {
     const auto& callee = n->kids[0];
     if (callee->kind != ast::node_kind::identifier)
       fail("D_FUNC_IDENT", "function designator is not of function type", callee->where);
     const auto& name = callee->text;
+    using id = ir::subroutine;
     static const subroutine table[] = {
-        {"strlen", "size_t", {"string"}, 1},          {"strjoin", "string", {"string", "string"}, 2},
-        {"substr", "string", {"string", "int", "int"}, 2}, {"strchr", "string", {"string", "char"}, 2},
-        {"strrchr", "string", {"string", "char"}, 2}, {"strstr", "string", {"string", "string"}, 2},
-        {"strtok", "string", {"string", "string"}, 2}, {"index", "int", {"string", "string", "int"}, 2},
-        {"rindex", "int", {"string", "string", "int"}, 2}, {"lltostr", "string", {"int64_t"}, 1},
-        {"copyinstr", "string", {"uintptr_t", "size_t"}, 1}, {"basename", "string", {"string"}, 1},
-        {"dirname", "string", {"string"}, 1},         {"rand", "int", {}, 0},
-        {"progenyof", "int", {"pid_t"}, 1}};
+        {id::strlen, "size_t", {"string"}, 1},          {id::strjoin, "string", {"string", "string"}, 2},
+        {id::substr, "string", {"string", "int", "int"}, 2}, {id::strchr, "string", {"string", "char"}, 2},
+        {id::strrchr, "string", {"string", "char"}, 2}, {id::strstr, "string", {"string", "string"}, 2},
+        {id::strtok, "string", {"string", "string"}, 2}, {id::index, "int", {"string", "string", "int"}, 2},
+        {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t"}, 1},
+        {id::copyinstr, "string", {"uintptr_t", "size_t"}, 1}, {id::basename, "string", {"string"}, 1},
+        {id::dirname, "string", {"string"}, 1},         {id::rand, "int", {}, 0},
+        {id::progenyof, "int", {"pid_t"}, 1}};
     const subroutine* s = nullptr;
     for (const auto& entry : table)
-      if (name == entry.name) s = &entry;
+      if (name == ir::name(entry.id)) s = &entry;
     if (!s) {
       if (is_aggregating_function(name))
         fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
@@ -1283,7 +1303,7 @@ class checker {
         if (name == a) {
           expr e;
           e.kind = kind_t::call;
-          e.text = name;
+          e.function = ir::subroutine::action;
           e.t = void_type();
           e.where = n->where;
           return e;
@@ -1298,7 +1318,7 @@ class checker {
     }
     expr e;
     e.kind = kind_t::call;
-    e.text = name;
+    e.function = s->id;
     e.where = n->where;
     for (std::size_t i = 0; i < count; ++i) {
       auto a = value(n->kids[i + 1]);
@@ -1326,19 +1346,17 @@ class checker {
            op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
     }
     const type t = op == "!" ? int_type() : promote(v.t, v.t);
+    const auto operation = *ir::op_spelled(op, ir::first_unary, ir::last_unary);
     if (v.kind == kind_t::constant) {
       expr c = v;
       c.t = t;
       c.where = n->where;
-      if (op == "-") c.value = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value));
-      else if (op == "~") c.value = ~v.value;
-      else if (op == "!") c.value = v.value == 0;
-      else c.value = v.value;
+      c.value = fold(operation, v.value);
       return c;
     }
     expr e;
     e.kind = kind_t::unary;
-    e.text = op;
+    e.operation = operation;
     e.t = t;
     e.where = n->where;
     e.kids.push_back(std::move(v));
@@ -1376,7 +1394,7 @@ class checker {
     if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
     expr e;
     e.kind = kind_t::increment;
-    e.text = n->text;
+    e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
     e.value = is_prefix;
     e.t = target.t;
     e.where = n->where;
@@ -1399,7 +1417,7 @@ class checker {
       fail("D_DIV_ZERO", "expression contains division by zero", n->where);
     expr e;
     e.kind = kind_t::assign;
-    e.text = op;
+    e.operation = op == "=" ? ir::op::assign : *ir::op_spelled(std::string_view(op).substr(0, op.size() - 1), ir::first_binary, ir::last_binary);
     e.t = target.t;
     e.where = n->where;
     if (target.t.is_integer()) v = cast_to(std::move(v), target.t);
@@ -1420,11 +1438,12 @@ class checker {
       }
     auto a = value(n->kids[0]);
     auto b = value(n->kids[1]);
-    const bool logical = op == "&&" || op == "||" || op == "^^";
-    const bool comparison = op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+    const auto operation = *ir::op_spelled(op, ir::first_binary, ir::last_binary);
+    const bool logical = operation >= ir::op::logical_and;
+    const bool comparison = operation >= ir::op::equal && !logical;
     expr e;
     e.kind = kind_t::binary;
-    e.text = op;
+    e.operation = operation;
     e.where = n->where;
     if (logical) {
       for (const auto* v : {&a, &b})
@@ -1440,20 +1459,21 @@ class checker {
         b = cast_to(std::move(b), common);
       }
     } else {
-      const bool integral_only = op == "%" || op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+      const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
+      const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
       if (!a.t.is_integer() || !b.t.is_integer())
         fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
              op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
-      if ((op == "/" || op == "%") && b.kind == kind_t::constant && b.value == 0)
+      if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
         fail("D_DIV_ZERO", "expression contains division by zero", n->where);
-      e.t = (op == "<<" || op == ">>") ? promote(a.t, a.t) : promote(a.t, b.t);
-      if (op != "<<" && op != ">>") {
+      e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);
+      if (!shift) {
         a = cast_to(std::move(a), e.t);
         b = cast_to(std::move(b), e.t);
       }
     }
     if (a.kind == kind_t::constant && b.kind == kind_t::constant)
-      if (const auto folded = fold(op, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
+      if (const auto folded = fold(operation, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
         expr c;
         c.kind = kind_t::constant;
         c.t = e.t;
