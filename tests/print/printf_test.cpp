@@ -108,7 +108,6 @@ TEST_CASE("every integer and string conversion prints as in DTrace's basics test
   // The long and long long forms.
   CHECK(printf_("%lld %lli %llu %llo %llx %llX",
                 {i64(-1), i64(-2), u64(3), u64(8), u64(255), u64(255)}) == "-1 -2 3 10 ff FF");
-  CHECK(printf_("%hhd %hhu %hhx", {i8(-1), u8(255), u8(255)}) == "-1 255 ff");
 }
 
 TEST_CASE("a size prefix makes d and i signed, and u o x X unsigned, whatever the argument",
@@ -287,6 +286,9 @@ TEST_CASE("formats DTrace would reject print as written without consuming argume
   CHECK(printf_("%1$d|%d", {i32(7)}) == "%1$d|7");
   CHECK(printf_("%5%|%d", {i32(7)}) == "%5%|7");
   CHECK(printf_("%Ld|%d", {i32(7)}) == "%Ld|7");
+  // DTrace's table has neither C's hh and z sizes nor %I and %P.
+  CHECK(printf_("%hhd|%zu|%d", {i32(7)}) == "%hhd|%zu|7");
+  CHECK(printf_("[%I] [%P] [%d]\n", {i32(6), i32(7), i32(8)}) == "[%I] [%P] [6]\n");
   CHECK(printf_("50%") == "50%");
   CHECK(printf_("%-") == "%-");
   SECTION("%@ belongs to printa, floats to C") {
@@ -308,7 +310,7 @@ TEST_CASE("parsing keeps the pieces of a format, and survives any string", "[pri
   CHECK(f.pieces()[0].text == "a");
   const auto& c = *f.pieces()[0].conv;
   CHECK((c.left && c.dynamic_width && c.dynamic_precision));
-  CHECK((c.name == "lld" && c.letter == 'd' && c.sign == 1 && c.text == "%-*.*lld"));
+  CHECK((c.name == "lld" && c.info->letter == 'd' && c.info->sign == 1 && c.text == "%-*.*lld"));
   CHECK(f.pieces()[1].text == " b");
   CHECK((f.pieces()[1].conv->aggregation && f.pieces()[1].conv->name == "u"));
   CHECK(f.pieces()[2].text == "%c");
@@ -317,4 +319,36 @@ TEST_CASE("parsing keeps the pieces of a format, and survives any string", "[pri
   for (const char* s :
        {"%", "%%%", "%*", "%.*", "%hhhhhhhhhhd", "%'#0- +@?*.*", "%\xff", "%.", "%\0d"})
     CHECK_NOTHROW(format::parse(s));
+}
+
+TEST_CASE("a format tells the first conversion DTrace refuses, numbered as DTrace numbers them",
+          "[print][printf]") {
+  const auto why = [](std::string_view fmt) {
+    const auto e = format::parse(fmt).error();
+    return e ? "#" + std::to_string(e->number) + " " + e->why : std::string("none");
+  };
+  CHECK(why("%d %s %-*.*lld %@d %%\n") == "none");
+  CHECK(why("[%I] [%P] [%d]\n") == "#1 is undefined: %I");
+  CHECK(why("%d %P") == "#2 is undefined: %P");
+  CHECK(why("%% %hhd") == "#2 is undefined: %hhd");  // %% counts, as in DTrace's messages
+  CHECK(why("%zu") == "#1 is undefined: %z");  // z is no size to DTrace
+  CHECK(why("%.*.*d") == "#1 has more than one '.' specified");
+  CHECK(why("%**d") == "#1 has more than one '*' specified for the output width");
+  CHECK(why("%.**d") == "#1 has more than one '*' specified for the output precision");
+  CHECK(why("%-%") == "#1 cannot be combined with other format flags: %%");
+  CHECK(why("%1$d") == "#1 uses unsupported positional format (%n$)");
+  CHECK(why("%d %-") == "#2 name expected before end of format string");
+  CHECK(why("%@") == "#1 name expected before end of format string");
+}
+
+TEST_CASE("every conversion of the table parses to its own entry", "[print][printf]") {
+  for (const auto& entry : dtpp::print::conversion_table) {
+    INFO("%" << entry.name);
+    const auto f = format::parse("%" + std::string(entry.name));
+    REQUIRE(f.pieces().size() == 1);
+    REQUIRE(f.pieces()[0].conv);
+    CHECK(f.pieces()[0].conv->info == &entry);
+    CHECK(f.pieces()[0].conv->name == entry.name);
+    CHECK_FALSE(f.error());
+  }
 }

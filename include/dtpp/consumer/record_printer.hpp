@@ -118,7 +118,7 @@ class record_printer {
       case ir::action::printf: {
         std::vector<print::traced> args;
         for (const auto& r : s.records) args.push_back(read_record(r, data));
-        print::print(out, print::format::parse(s.format), args);
+        print::print(out, s.parsed_format, args);
         return;
       }
       case ir::action::printa:
