@@ -40,12 +40,21 @@ bool is_library_action(ir::action a) {
 
 }  // namespace
 
+namespace {
+
+[[noreturn]] void write_failed() {
+  const int e = errno != 0 ? errno : EIO;
+  throw error(e, std::string("failed to write output: ") + std::strerror(e));
+}
+
+}  // namespace
+
 void write(std::FILE* out, const std::string& text) {
-  if (text.empty()) return;
-  if (std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fflush(out) != 0) {
-    const int e = errno != 0 ? errno : EIO;
-    throw error(e, std::string("failed to write output: ") + std::strerror(e));
-  }
+  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), out) != text.size()) write_failed();
+}
+
+void flush(std::FILE* out) {
+  if (std::fflush(out) != 0) write_failed();
 }
 
 session::session(std::unique_ptr<engine::source> engine, options::option_set& options, bool testing)
@@ -83,6 +92,7 @@ work_status session::work(std::FILE* out, const probe_callback& on_probe,
   const auto st = status();
   aggregate_snap();
   drain(out, on_probe, on_record);
+  flush(out);
   report_faults();
   report_drops();
   return st.exited || st.stopped ? work_status::done : work_status::okay;
@@ -108,6 +118,7 @@ void session::aggregate_print(std::FILE* out, order o) {
   std::string text;
   printer_.unprinted_aggregations(text, o);
   write(out, text);
+  flush(out);
 }
 
 void session::carry_out(const ir::statement& s, const engine::firing& f) {

@@ -97,7 +97,9 @@ class session {
   clock::time_point last_switch_{}, last_agg_{}, last_status_{};
 };
 
-/// Writes all of `text` to `out`; throws error with errno when the stream refuses.
+/// Writes all of `text` to `out`, or flushes `out`; throws error with errno when the stream
+/// refuses (a full disk, a closed pipe).
 void write(std::FILE* out, const std::string& text);
+void flush(std::FILE* out);
 
 }  // namespace dtpp::consumer
