@@ -9,23 +9,14 @@ foreach(var IN ITEMS BUILD_DIR PREFIX CONSUMER_SOURCE_DIR CONSUMER_BINARY_DIR CX
   endif()
 endforeach()
 
-function(step what)
-  list(JOIN ARGN " " command_line)
-  message("-- ${what}: ${command_line}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "install test: ${what} failed (${result})")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/install_step.cmake")
 
-# Start clean: a stale prefix or consumer cache could hide a broken install.
-file(REMOVE_RECURSE "${PREFIX}" "${CONSUMER_BINARY_DIR}")
-
+file(REMOVE_RECURSE "${CONSUMER_BINARY_DIR}")
+install_into("${BUILD_DIR}" "${PREFIX}" "${CONFIG}")
 set(config_args "")
 if(CONFIG)
   set(config_args --config "${CONFIG}")
 endif()
-step("install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" ${config_args})
 step("configure the consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}"
      -B "${CONSUMER_BINARY_DIR}" "-DCMAKE_PREFIX_PATH=${PREFIX}"
      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
