@@ -13,10 +13,28 @@
 
 namespace dtpp::d::detail {
 
+namespace {
+
+// The tables of aggregating functions and of actions: sorted by name, so that a name is found by
+// binary search; constant, so that checkers on several threads share them.
+template <class Fn, std::size_t N>
+constexpr bool sorted_by_name(const std::pair<std::string_view, Fn> (&table)[N]) {
+  return std::is_sorted(std::begin(table), std::end(table),
+                        [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// The function a table holds for a name; nullptr when it holds none.
+template <class Fn, std::size_t N>
+Fn find_by_name(const std::pair<std::string_view, Fn> (&table)[N], std::string_view name) {
+  const auto it = std::lower_bound(std::begin(table), std::end(table), name,
+                                   [](const auto& row, std::string_view n) { return row.first < n; });
+  return it != std::end(table) && it->first == name ? it->second : nullptr;
+}
+
+}  // namespace
+
 bool checker::is_aggregating_function(const std::string& name) {
-  for (const char* f : {"count", "sum", "min", "max", "avg", "stddev", "quantize", "lquantize", "llquantize"})
-    if (name == f) return true;
-  return false;
+  return find_aggregating_function(name) != nullptr;
 }
 
 bool checker::is_aggregation_target(const ast::node_ptr& n) {
@@ -126,85 +144,115 @@ void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
 
 // D_PROTO_LEN for a function or action given the wrong number of arguments.
 void checker::prototype_mismatch(const std::string& name, std::size_t count, std::size_t expected,
-                                     const char* qualifier, ast::span where) {
+                                 const char* qualifier, ast::span where) {
   fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
                           (count == 1 ? " arg" : " args") + " passed, " + qualifier +
                           std::to_string(expected) + " expected",
        where);
 }
 
+void checker::mismatch(const call_site& c, std::size_t expected, const char* qualifier) {
+  prototype_mismatch(c.name, c.args.size(), expected, qualifier, c.node->where);
+}
+
+// ---- aggregating functions ------------------------------------------------------------------
+
 // The aggregating function's arguments, checked as DTrace checks them.
 agg::function checker::aggregating_function(const std::string& name, const std::vector<ast::node_ptr>& args,
-                                   const ast::node_ptr& call, ir::statement& st) {
-  const auto count = args.size();
-  const auto mismatch = [&](std::size_t expected, const char* qualifier) {
-    prototype_mismatch(name, count, expected, qualifier, call->where);
-  };
-  const auto scalar_value = [&](std::size_t i) {
-    auto v = value(args[i]);
-    if (!v.t.is_integer())
-      fail("D_AGG_SCALAR", name + "( ) argument #1 must be of scalar type", args[i]->where);
-    st.args.push_back(std::move(v));
-  };
-  const auto increment = [&](std::size_t i) {
-    if (i >= count) return;
-    auto v = value(args[i]);
-    if (!v.t.is_integer())
-      fail("D_PROTO_ARG", name + "( ) increment value (argument #" + std::to_string(i + 1) +
-                              ") must be of scalar type",
-           args[i]->where);
-    st.args.push_back(std::move(v));
-  };
-  const auto constant = [&](std::size_t i, const std::string& tag, const std::string& message) {
-    auto v = value(args[i]);
-    if (v.kind != kind_t::constant) fail(tag, message, args[i]->where);
-    return v.value;
-  };
+                                            const ast::node_ptr& call, ir::statement& st) {
   try {
-    if (name == "count") {
-      if (count != 0) mismatch(0, "");
-      return agg::function::of(Count{});
-    }
-    if (name == "quantize") {
-      if (count == 0) mismatch(1, "at least ");
-      if (count > 2) mismatch(2, "at most ");
-      scalar_value(0);
-      increment(1);
-      return agg::function::of(Quantize{});
-    }
-    if (name == "lquantize") {
-      if (count < 3) mismatch(3, "at least ");
-      if (count > 5) mismatch(5, "at most ");
-      scalar_value(0);
-      const auto base = constant(1, "D_LQUANT_BASETYPE", "lquantize( ) argument #1 must be an integer constant");
-      const auto limit = constant(2, "D_LQUANT_LIMTYPE", "lquantize( ) argument #2 must be an integer constant");
-      const auto step = count > 3 ? constant(3, "D_LQUANT_STEPTYPE", "lquantize( ) argument #3 must be a non-zero positive integer constant") : 1;
-      increment(4);
-      return agg::function::of(LQuantize(base, limit, step));
-    }
-    if (name == "llquantize") {
-      if (count < 5) mismatch(5, "at least ");
-      if (count > 6) mismatch(6, "at most ");
-      scalar_value(0);
-      const char* const tags[] = {"D_LLQUANT_FACTORTYPE", "D_LLQUANT_LMAGTYPE", "D_LLQUANT_HMAGTYPE", "D_LLQUANT_STEPTYPE"};
-      std::int64_t p[4];
-      for (int i = 0; i < 4; ++i)
-        p[i] = constant(static_cast<std::size_t>(i + 1), tags[i],
-                        "llquantize( ) argument #" + std::to_string(i + 1) + " must be an integer constant");
-      increment(5);
-      return agg::function::of(LLQuantize(p[0], p[1], p[2], p[3]));
-    }
-    // sum, min, max, avg, stddev
-    if (count != 1) mismatch(1, "");
-    scalar_value(0);
-    if (name == "sum") return agg::function::of(Sum{});
-    if (name == "min") return agg::function::of(Min{});
-    if (name == "max") return agg::function::of(Max{});
-    if (name == "avg") return agg::function::of(Avg{});
-    return agg::function::of(StdDev{});
+    return (this->*find_aggregating_function(name))({name, call, args, st});
   } catch (const agg::param_error& e) {
     fail(e.tag(), e.what(), call->where);
   }
+}
+
+// Argument i: the value aggregated.
+void checker::aggregated_value(const call_site& c, std::size_t i) {
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer())
+    fail("D_AGG_SCALAR", c.name + "( ) argument #1 must be of scalar type", c.args[i]->where);
+  c.st.args.push_back(std::move(v));
+}
+
+// Argument i, when given: what the value counts for in quantize() and its kin.
+void checker::increment_value(const call_site& c, std::size_t i) {
+  if (i >= c.args.size()) return;
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer())
+    fail("D_PROTO_ARG", c.name + "( ) increment value (argument #" + std::to_string(i + 1) +
+                            ") must be of scalar type",
+         c.args[i]->where);
+  c.st.args.push_back(std::move(v));
+}
+
+std::int64_t checker::constant_argument(const call_site& c, std::size_t i, const std::string& tag,
+                                        const std::string& message) {
+  auto v = value(c.args[i]);
+  if (v.kind != kind_t::constant) fail(tag, message, c.args[i]->where);
+  return v.value;
+}
+
+agg::function checker::aggregating_count(const call_site& c) {
+  if (c.args.size() != 0) mismatch(c, 0, "");
+  return agg::function::of(Count{});
+}
+
+agg::function checker::aggregating_quantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count == 0) mismatch(c, 1, "at least ");
+  if (count > 2) mismatch(c, 2, "at most ");
+  aggregated_value(c, 0);
+  increment_value(c, 1);
+  return agg::function::of(Quantize{});
+}
+
+agg::function checker::aggregating_lquantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count < 3) mismatch(c, 3, "at least ");
+  if (count > 5) mismatch(c, 5, "at most ");
+  aggregated_value(c, 0);
+  const auto base = constant_argument(c, 1, "D_LQUANT_BASETYPE", "lquantize( ) argument #1 must be an integer constant");
+  const auto limit = constant_argument(c, 2, "D_LQUANT_LIMTYPE", "lquantize( ) argument #2 must be an integer constant");
+  const auto step = count > 3 ? constant_argument(c, 3, "D_LQUANT_STEPTYPE", "lquantize( ) argument #3 must be a non-zero positive integer constant") : 1;
+  increment_value(c, 4);
+  return agg::function::of(LQuantize(base, limit, step));
+}
+
+agg::function checker::aggregating_llquantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count < 5) mismatch(c, 5, "at least ");
+  if (count > 6) mismatch(c, 6, "at most ");
+  aggregated_value(c, 0);
+  const char* const tags[] = {"D_LLQUANT_FACTORTYPE", "D_LLQUANT_LMAGTYPE", "D_LLQUANT_HMAGTYPE", "D_LLQUANT_STEPTYPE"};
+  std::int64_t p[4];
+  for (int i = 0; i < 4; ++i)
+    p[i] = constant_argument(c, static_cast<std::size_t>(i + 1), tags[i],
+                             "llquantize( ) argument #" + std::to_string(i + 1) + " must be an integer constant");
+  increment_value(c, 5);
+  return agg::function::of(LLQuantize(p[0], p[1], p[2], p[3]));
+}
+
+template <class Function>
+agg::function checker::aggregating_scalar(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  aggregated_value(c, 0);
+  return agg::function::of(Function{});
+}
+
+checker::aggregating_fn checker::find_aggregating_function(std::string_view name) {
+  static constexpr std::pair<std::string_view, aggregating_fn> table[] = {
+      {"avg", &checker::aggregating_scalar<Avg>},
+      {"count", &checker::aggregating_count},
+      {"llquantize", &checker::aggregating_llquantize},
+      {"lquantize", &checker::aggregating_lquantize},
+      {"max", &checker::aggregating_scalar<Max>},
+      {"min", &checker::aggregating_scalar<Min>},
+      {"quantize", &checker::aggregating_quantize},
+      {"stddev", &checker::aggregating_scalar<StdDev>},
+      {"sum", &checker::aggregating_scalar<Sum>}};
+  static_assert(sorted_by_name(table));
+  return find_by_name(table, name);
 }
 
 // The key type an aggregation keeps a key of D type t as.
@@ -254,159 +302,12 @@ expr checker::value_or_stack(const ast::node_ptr& n) {
   return value(n);
 }
 
+// ---- actions -------------------------------------------------------------------------------
+
 // Actions: returns false when `name` is not one.
 bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st) {
-  const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
-  const auto count = args.size();
-  const auto mismatch = [&](std::size_t expected, const char* qualifier) {
-    prototype_mismatch(name, count, expected, qualifier, n->where);
-  };
-  const auto incompatible = [&](std::size_t i, const std::string& prototype, const std::string& got,
-                                const std::string& tag = "D_PROTO_ARG") {
-    fail(tag, name + "( ) argument #" + std::to_string(i + 1) +
-                  " is incompatible with prototype:\n\tprototype: " + prototype +
-                  "\n\t argument: " + got,
-         args[i]->where);
-  };
-  const auto record_of = [&](const expr& e) {
-    return ir::record{e.t, 0, e.t.is_string() ? options_.strsize : e.t.size};
-  };
-  // The type name DTrace shows for an argument that is not what the action takes.
-  const auto type_name = [&](std::size_t i) -> std::string {
-    const auto& a = args[i];
-    if (a->kind == ast::node_kind::aggregation) return "aggregation";
-    if (a->kind == ast::node_kind::index && a->kids[0]->kind == ast::node_kind::aggregation)
-      return "aggregation element";
-    if (a->kind == ast::node_kind::call && a->kids[0]->kind == ast::node_kind::identifier &&
-        is_aggregating_function(a->kids[0]->text))
-      return "void";
-    return value(a).t.name;
-  };
-  const auto integer_arg = [&](std::size_t i, const type& prototype) {
-    if (args[i]->kind == ast::node_kind::aggregation) incompatible(i, prototype.name, "aggregation");
-    auto v = value(args[i]);
-    if (!v.t.is_integer()) incompatible(i, prototype.name, v.t.name);
-    return cast_to(std::move(v), prototype);
-  };
-  const auto aggregation_arg = [&](std::size_t i, const std::string& tag) -> std::uint32_t {
-    if (args[i]->kind != ast::node_kind::aggregation) incompatible(i, "aggregation", type_name(i), tag);
-    const auto it = aggregation_ids_.find(args[i]->text);
-    if (it == aggregation_ids_.end())
-      fail(tag == "D_PRINTA_AGGARG" ? "D_PRINTA_AGGBAD" : tag.substr(0, tag.find("_AGGARG")) + "_AGGBAD",
-           "undefined aggregation: @" + aggregation_name(args[i]->text), args[i]->where);
-    return it->second;
-  };
-
-  if (name == "trace") {
-    if (count != 1) mismatch(1, "");
-    if (args[0]->kind == ast::node_kind::aggregation)
-      fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
-    auto v = value_or_stack(args[0]);
-    if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
-    st.kind = ir::action::trace;
-    st.records.push_back(record_of(v));
-    st.args.push_back(std::move(v));
-    return true;
-  }
-  if (name == "exit") {
-    if (count != 1) mismatch(1, "");
-    st.kind = ir::action::exit;
-    st.args.push_back(integer_arg(0, int_type()));
-    st.records.push_back({int_type(), 0, 4});
-    return true;
-  }
-  if (name == "printf") {
-    if (count == 0) mismatch(1, "at least ");
-    st.kind = ir::action::printf;
-    format(name, args, 0, st);
-    return true;
-  }
-  if (name == "printa") {
-    if (count == 0) mismatch(1, "at least ");
-    std::size_t first = 0;
-    if (args[0]->kind == ast::node_kind::string) {
-      st.format = args[0]->text;
-      st.has_format = true;
-      first = 1;
-      if (count == 1)
-        fail("D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected", n->where);
-    }
-    st.kind = ir::action::printa;
-    for (std::size_t i = first; i < count; ++i) {
-      st.aggregations.push_back(aggregation_arg(i, "D_PRINTA_AGGARG"));
-      st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
-    }
-    // Joined aggregations need matching keys.
-    const auto& first_desc = result_.program.aggregations[st.aggregations[0] - 1];
-    for (std::size_t i = 1; i < st.aggregations.size(); ++i) {
-      const auto& d = result_.program.aggregations[st.aggregations[i] - 1];
-      const auto keys_word = [](std::size_t n) { return n == 1 ? " key" : " keys"; };
-      if (d.keys.size() != first_desc.keys.size())
-        fail("D_PRINTA_AGGKEY",
-             "printa( ): @" + aggregation_name(first_desc.name) + " and @" + aggregation_name(d.name) +
-                 " do not have matching key signatures: @" + aggregation_name(first_desc.name) +
-                 " has " + std::to_string(first_desc.keys.size()) + keys_word(first_desc.keys.size()) +
-                 ", @" + aggregation_name(d.name) + " has " + std::to_string(d.keys.size()) +
-                 keys_word(d.keys.size()),
-             args[first + i]->where);
-      for (std::size_t k = 0; k < d.keys.size(); ++k)
-        if (d.keys[k].kind != first_desc.keys[k].kind) {
-          const auto& pa = aggregation_key_types_[st.aggregations[0] - 1][k];
-          const auto& pb = aggregation_key_types_[st.aggregations[i] - 1][k];
-          const auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
-          fail("D_PRINTA_AGGPROTO",
-               "printa( ): @" + aggregation_name(d.name) + "[ ] key #" + std::to_string(k + 1) +
-                   " is incompatible with @" + aggregation_name(first_desc.name) + ":\n" +
-                   pad(aggregation_name(first_desc.name)) + " key #" + std::to_string(k + 1) + ": " +
-                   pa.name + "\n" + pad(aggregation_name(d.name)) + " key #" + std::to_string(k + 1) +
-                   ": " + pb.name,
-               args[first + i]->where);
-        }
-    }
-    if (st.has_format) validate_printa_format(st, n);
-    return true;
-  }
-  if (name == "clear" || name == "denormalize") {
-    if (count != 1) mismatch(1, "");
-    st.kind = name == "clear" ? ir::action::clear : ir::action::denormalize;
-    st.aggregation = aggregation_arg(0, name == "clear" ? "D_CLEAR_AGGARG" : "D_NORMALIZE_AGGARG");
-    st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
-    return true;
-  }
-  if (name == "trunc") {
-    if (count == 0 || count > 2) mismatch(count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
-    st.kind = ir::action::trunc;
-    st.aggregation = aggregation_arg(0, "D_TRUNC_AGGARG");
-    st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
-    if (count == 2) {
-      st.args.push_back(integer_arg(1, integer_type("int64_t", 8, true)));
-      st.records.push_back({st.args.back().t, 0, 8});
-    }
-    return true;
-  }
-  if (name == "normalize") {
-    if (count != 2) mismatch(2, "");
-    st.kind = ir::action::normalize;
-    st.aggregation = aggregation_arg(0, "D_NORMALIZE_AGGARG");
-    st.args.push_back(integer_arg(1, integer_type("uint64_t", 8, false)));
-    st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
-    st.records.push_back({st.args.back().t, 0, 8});
-    return true;
-  }
-  if (name == "setopt") {
-    if (count == 0 || count > 2) mismatch(count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
-    for (std::size_t i = 0; i < count; ++i)
-      if (args[i]->kind != ast::node_kind::string) incompatible(i, "string constant", value(args[i]).t.name);
-    st.kind = ir::action::setopt;
-    st.format = args[0]->text;
-    if (count == 2) st.args.push_back(value(args[1]));
-    return true;
-  }
-  if (name == "stack" || name == "ustack") {
-    st.kind = name == "stack" ? ir::action::stack : ir::action::ustack;
-    auto e = stack_call(name, n);
-    st.records.push_back({e.t, 0, e.t.size});
-    st.args.push_back(std::move(e));
+  if (const auto action = find_action(name)) {
+    (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
   for (const char* s : {"speculate", "commit", "discard"})
@@ -416,6 +317,182 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;
+}
+
+checker::action_fn checker::find_action(std::string_view name) {
+  static constexpr std::pair<std::string_view, action_fn> table[] = {
+      {"clear", &checker::action_clear},
+      {"denormalize", &checker::action_clear},
+      {"exit", &checker::action_exit},
+      {"normalize", &checker::action_normalize},
+      {"printa", &checker::action_printa},
+      {"printf", &checker::action_printf},
+      {"setopt", &checker::action_setopt},
+      {"stack", &checker::action_stack},
+      {"trace", &checker::action_trace},
+      {"trunc", &checker::action_trunc},
+      {"ustack", &checker::action_stack}};
+  static_assert(sorted_by_name(table));
+  return find_by_name(table, name);
+}
+
+void checker::incompatible(const call_site& c, std::size_t i, const std::string& prototype,
+                           const std::string& got, const std::string& tag) {
+  fail(tag, c.name + "( ) argument #" + std::to_string(i + 1) +
+                " is incompatible with prototype:\n\tprototype: " + prototype +
+                "\n\t argument: " + got,
+       c.args[i]->where);
+}
+
+// The type name DTrace shows for an argument that is not what the action takes.
+std::string checker::argument_type_name(const call_site& c, std::size_t i) {
+  const auto& a = c.args[i];
+  if (a->kind == ast::node_kind::aggregation) return "aggregation";
+  if (a->kind == ast::node_kind::index && a->kids[0]->kind == ast::node_kind::aggregation)
+    return "aggregation element";
+  if (a->kind == ast::node_kind::call && a->kids[0]->kind == ast::node_kind::identifier &&
+      is_aggregating_function(a->kids[0]->text))
+    return "void";
+  return value(a).t.name;
+}
+
+expr checker::integer_argument(const call_site& c, std::size_t i, const type& prototype) {
+  if (c.args[i]->kind == ast::node_kind::aggregation) incompatible(c, i, prototype.name, "aggregation");
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer()) incompatible(c, i, prototype.name, v.t.name);
+  return cast_to(std::move(v), prototype);
+}
+
+std::uint32_t checker::aggregation_argument(const call_site& c, std::size_t i, const std::string& tag) {
+  const auto& args = c.args;
+  if (args[i]->kind != ast::node_kind::aggregation) incompatible(c, i, "aggregation", argument_type_name(c, i), tag);
+  const auto it = aggregation_ids_.find(args[i]->text);
+  if (it == aggregation_ids_.end())
+    fail(tag == "D_PRINTA_AGGARG" ? "D_PRINTA_AGGBAD" : tag.substr(0, tag.find("_AGGARG")) + "_AGGBAD",
+         "undefined aggregation: @" + aggregation_name(args[i]->text), args[i]->where);
+  return it->second;
+}
+
+void checker::action_trace(const call_site& c) {
+  const auto& args = c.args;
+  if (args.size() != 1) mismatch(c, 1, "");
+  if (args[0]->kind == ast::node_kind::aggregation)
+    fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
+  auto v = value_or_stack(args[0]);
+  if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
+  c.st.kind = ir::action::trace;
+  c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
+  c.st.args.push_back(std::move(v));
+}
+
+void checker::action_exit(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  c.st.kind = ir::action::exit;
+  c.st.args.push_back(integer_argument(c, 0, int_type()));
+  c.st.records.push_back({int_type(), 0, 4});
+}
+
+void checker::action_printf(const call_site& c) {
+  if (c.args.empty()) mismatch(c, 1, "at least ");
+  c.st.kind = ir::action::printf;
+  format(c.name, c.args, 0, c.st);
+}
+
+void checker::action_printa(const call_site& c) {
+  const auto& args = c.args;
+  const auto count = args.size();
+  auto& st = c.st;
+  if (count == 0) mismatch(c, 1, "at least ");
+  std::size_t first = 0;
+  if (args[0]->kind == ast::node_kind::string) {
+    st.format = args[0]->text;
+    st.has_format = true;
+    first = 1;
+    if (count == 1)
+      fail("D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected", c.node->where);
+  }
+  st.kind = ir::action::printa;
+  for (std::size_t i = first; i < count; ++i) {
+    st.aggregations.push_back(aggregation_argument(c, i, "D_PRINTA_AGGARG"));
+    st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  }
+  // Joined aggregations need matching keys.
+  const auto& first_desc = result_.program.aggregations[st.aggregations[0] - 1];
+  for (std::size_t i = 1; i < st.aggregations.size(); ++i) {
+    const auto& d = result_.program.aggregations[st.aggregations[i] - 1];
+    const auto keys_word = [](std::size_t n) { return n == 1 ? " key" : " keys"; };
+    if (d.keys.size() != first_desc.keys.size())
+      fail("D_PRINTA_AGGKEY",
+           "printa( ): @" + aggregation_name(first_desc.name) + " and @" + aggregation_name(d.name) +
+               " do not have matching key signatures: @" + aggregation_name(first_desc.name) +
+               " has " + std::to_string(first_desc.keys.size()) + keys_word(first_desc.keys.size()) +
+               ", @" + aggregation_name(d.name) + " has " + std::to_string(d.keys.size()) +
+               keys_word(d.keys.size()),
+           args[first + i]->where);
+    for (std::size_t k = 0; k < d.keys.size(); ++k)
+      if (d.keys[k].kind != first_desc.keys[k].kind) {
+        const auto& pa = aggregation_key_types_[st.aggregations[0] - 1][k];
+        const auto& pb = aggregation_key_types_[st.aggregations[i] - 1][k];
+        const auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
+        fail("D_PRINTA_AGGPROTO",
+             "printa( ): @" + aggregation_name(d.name) + "[ ] key #" + std::to_string(k + 1) +
+                 " is incompatible with @" + aggregation_name(first_desc.name) + ":\n" +
+                 pad(aggregation_name(first_desc.name)) + " key #" + std::to_string(k + 1) + ": " +
+                 pa.name + "\n" + pad(aggregation_name(d.name)) + " key #" + std::to_string(k + 1) +
+                 ": " + pb.name,
+             args[first + i]->where);
+      }
+  }
+  if (st.has_format) validate_printa_format(st, c.node);
+}
+
+void checker::action_clear(const call_site& c) {
+  const auto& name = c.name;
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  c.st.kind = name == "clear" ? ir::action::clear : ir::action::denormalize;
+  c.st.aggregation = aggregation_argument(c, 0, name == "clear" ? "D_CLEAR_AGGARG" : "D_NORMALIZE_AGGARG");
+  c.st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+}
+
+void checker::action_trunc(const call_site& c) {
+  const auto count = c.args.size();
+  auto& st = c.st;
+  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+  st.kind = ir::action::trunc;
+  st.aggregation = aggregation_argument(c, 0, "D_TRUNC_AGGARG");
+  st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  if (count == 2) {
+    st.args.push_back(integer_argument(c, 1, integer_type("int64_t", 8, true)));
+    st.records.push_back({st.args.back().t, 0, 8});
+  }
+}
+
+void checker::action_normalize(const call_site& c) {
+  auto& st = c.st;
+  if (c.args.size() != 2) mismatch(c, 2, "");
+  st.kind = ir::action::normalize;
+  st.aggregation = aggregation_argument(c, 0, "D_NORMALIZE_AGGARG");
+  st.args.push_back(integer_argument(c, 1, integer_type("uint64_t", 8, false)));
+  st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  st.records.push_back({st.args.back().t, 0, 8});
+}
+
+void checker::action_setopt(const call_site& c) {
+  const auto& args = c.args;
+  const auto count = args.size();
+  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+  for (std::size_t i = 0; i < count; ++i)
+    if (args[i]->kind != ast::node_kind::string) incompatible(c, i, "string constant", value(args[i]).t.name);
+  c.st.kind = ir::action::setopt;
+  c.st.format = args[0]->text;
+  if (count == 2) c.st.args.push_back(value(args[1]));
+}
+
+void checker::action_stack(const call_site& c) {
+  c.st.kind = c.name == "stack" ? ir::action::stack : ir::action::ustack;
+  auto e = stack_call(c.name, c.node);
+  c.st.records.push_back({e.t, 0, e.t.size});
+  c.st.args.push_back(std::move(e));
 }
 
 }  // namespace dtpp::d::detail

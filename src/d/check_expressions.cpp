@@ -116,7 +116,7 @@ expr checker::string_constant(std::string s, ast::span where) {
 
 // D's choice of type for a constant: the first of its candidate types that holds it.
 expr checker::integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
-                      int start, bool step_two) {
+                               int start, bool step_two) {
   (void)decimal_or_lower_u_suffix;
   (void)unused;
   static const struct { const char* name; std::uint32_t size; bool is_signed; std::uint64_t max; } candidates[] = {
@@ -439,15 +439,14 @@ expr checker::call(const ast::node_ptr& n) {
       if (name == s)
         fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
     // An action used as a value has type void: the context reports what it cannot take.
-    for (const char* a : {"trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"})
-      if (name == a) {
-        expr e;
-        e.kind = kind_t::call;
-        e.function = ir::subroutine::action;
-        e.t = void_type();
-        e.where = n->where;
-        return e;
-      }
+    if (find_action(name)) {
+      expr e;
+      e.kind = kind_t::call;
+      e.function = ir::subroutine::action;
+      e.t = void_type();
+      e.where = n->where;
+      return e;
+    }
     fail("D_FUNC_UNDEF", "undefined function name: " + name, callee->where);
   }
   const auto count = n->kids.size() - 1;

@@ -34,7 +34,7 @@ bool checker::accepts(const print::conversion& c, const type& t) {
 }
 
 void checker::format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
-            ir::statement& st) {
+                     ir::statement& st) {
   if (args[first]->kind != ast::node_kind::string) {
     // A string that is not a constant has its own tag.
     const auto t = value(args[first]).t;
