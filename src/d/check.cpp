@@ -1,4 +1,4 @@
-// The D checker's walk: pragmas, declarations, clauses, probe descriptions and statements;
+// The D checker's walk over a program: pragmas, clauses, probe descriptions and statements;
 // check() and compile().
 
 #include <algorithm>

@@ -10,7 +10,6 @@
 
 namespace dtpp::d::detail {
 
-// D's integer type names (LP64), as casts, sizeof and messages use them.
 std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   // Normalize blanks: "unsigned  long" -> "unsigned long"; "char *" stays a pointer (8 bytes).
   std::string clean;
@@ -43,7 +42,6 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   return std::nullopt;
 }
 
-// The usual arithmetic conversions on D's integers.
 type promote(const type& a, const type& b) {
   const auto size = std::max<std::uint32_t>({a.size, b.size, 4});
   const bool is_unsigned = (a.size == size && !a.is_signed) || (b.size == size && !b.is_signed);
