@@ -77,7 +77,7 @@ class engine final : public dtpp::engine::source {
   /// The aggregation with a variable id (1-based), live.
   agg::dynamic_aggregation& aggregation(std::uint32_t varid) override;
 
-  struct state;  ///< everything behind the interface (defined in src/inproc/engine.cpp)
+  struct state;  ///< everything behind the interface (defined in src/inproc/state.hpp)
 
  private:
   std::unique_ptr<state> state_;

@@ -1,0 +1,498 @@
+// The D checker: aggregations and actions, each aggregating function and each action one
+// function found by name in a table, as libdtrace's dt_action_<name>() are.
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checker.hpp"
+
+namespace dtpp::d::detail {
+
+namespace {
+
+// The tables of aggregating functions and of actions: sorted by name, so that a name is found by
+// binary search; constant, so that checkers on several threads share them.
+template <class Fn, std::size_t N>
+constexpr bool sorted_by_name(const std::pair<std::string_view, Fn> (&table)[N]) {
+  return std::is_sorted(std::begin(table), std::end(table),
+                        [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// The function a table holds for a name; nullptr when it holds none.
+template <class Fn, std::size_t N>
+Fn find_by_name(const std::pair<std::string_view, Fn> (&table)[N], std::string_view name) {
+  const auto it = std::lower_bound(std::begin(table), std::end(table), name,
+                                   [](const auto& row, std::string_view n) { return row.first < n; });
+  return it != std::end(table) && it->first == name ? it->second : nullptr;
+}
+
+}  // namespace
+
+bool checker::is_aggregating_function(const std::string& name) {
+  return find_aggregating_function(name) != nullptr;
+}
+
+bool checker::is_aggregation_target(const ast::node_ptr& n) {
+  return n->kind == ast::node_kind::aggregation ||
+         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::aggregation) ||
+         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::index &&
+          n->kids[0]->kids[0]->kind == ast::node_kind::aggregation);
+}
+
+const ast::node* checker::aggregation_node(const ast::node_ptr& n) {
+  const ast::node* p = n.get();
+  while (p->kind == ast::node_kind::index) p = p->kids[0].get();
+  return p;
+}
+
+void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
+  const auto& target = n->kids[0];
+  const auto& rhs = n->kids[1];
+  const auto* agg_node = aggregation_node(target);
+  const auto name = aggregation_name(agg_node->text);
+  if (target->kind == ast::node_kind::index && target->kids[0]->kind == ast::node_kind::index)
+    fail("D_AGG_MDIM", "improper attempt to reference @" + name + " as a multi-dimensional array",
+         target->where);
+  if (n->text != "=" || rhs->kind != ast::node_kind::call ||
+      rhs->kids[0]->kind != ast::node_kind::identifier ||
+      !is_aggregating_function(rhs->kids[0]->text)) {
+    (void)value(rhs);  // DTrace reports an undefined function or a bad call before this
+    fail("D_AGG_FUNC", "@" + name + " must be assigned the result of an aggregating function",
+         n->where);
+  }
+  const auto& fn_name = rhs->kids[0]->text;
+  std::vector<ast::node_ptr> args(rhs->kids.begin() + 1, rhs->kids.end());
+
+  // Keys: typed, and checked against the aggregation's prototype (its first use).
+  std::vector<expr> keys;
+  if (target->kind == ast::node_kind::index)
+    for (std::size_t i = 1; i < target->kids.size(); ++i) {
+      if (target->kids[i]->kind == ast::node_kind::aggregation)
+        fail("D_KEY_TYPE", "aggregation expression may not be used as aggregation index: key #" +
+                               std::to_string(i),
+             target->kids[i]->where);
+      keys.push_back(value_or_stack(target->kids[i]));
+    }
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (!keys[i].t.is_integer() && !keys[i].t.is_string() && !keys[i].t.is_stack())
+      fail("D_KEY_TYPE", keys[i].t.name + " expression may not be used as aggregation index: key #" +
+                             std::to_string(i + 1),
+           keys[i].where);
+
+  const agg::function fn = aggregating_function(fn_name, args, rhs, st);
+  const std::string fname = fn_name;
+
+  auto it = aggregation_ids_.find(agg_node->text);
+  if (it == aggregation_ids_.end()) {
+    agg::descriptor d;
+    d.varid = static_cast<std::uint32_t>(result_.program.aggregations.size() + 1);
+    d.name = agg_node->text;
+    d.fn = fn;
+    for (const auto& k : keys) d.keys.push_back(key_type_of(k.t));
+    result_.program.aggregations.push_back(d);
+    aggregation_lines_.push_back(line_of(n->where));
+    aggregation_key_types_.push_back({});
+    for (const auto& k : keys) aggregation_key_types_.back().push_back(k.t);
+    it = aggregation_ids_.emplace(agg_node->text, d.varid).first;
+  } else {
+    const auto index = it->second - 1;
+    const auto& d = result_.program.aggregations[index];
+    if (d.fn.kind != fn.kind)
+      fail("D_AGG_REDEF", "aggregation redefined: @" + name + "\n\t current: @" + name + " = " +
+                              fname + "( )\n\tprevious: @" + name + " = " +
+                              std::string(agg::name(d.fn.kind)) + "( ) : line " +
+                              std::to_string(aggregation_lines_[index]),
+           n->where);
+    if (fn.kind == agg::kind::lquantize && d.fn.param != fn.param) {
+      try {
+        agg::lquantize_params::decode(d.fn.param).expect_same(agg::lquantize_params::decode(fn.param));
+      } catch (const agg::param_error& e) {
+        fail(e.tag(), e.what(), rhs->where);
+      }
+    }
+    if (fn.kind == agg::kind::llquantize && d.fn.param != fn.param) {
+      try {
+        agg::llquantize_params::decode(d.fn.param).expect_same(agg::llquantize_params::decode(fn.param));
+      } catch (const agg::param_error& e) {
+        fail(e.tag(), e.what(), rhs->where);
+      }
+    }
+    const auto& proto = aggregation_key_types_[index];
+    if (proto.size() != keys.size())
+      fail("D_PROTO_LEN", "@" + name + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
+                              (keys.size() == 1 ? " key" : " keys") + " passed, " +
+                              std::to_string(proto.size()) + " expected",
+           target->where);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (proto[i].is_string() != keys[i].t.is_string())
+        fail("D_PROTO_ARG", "@" + name + "[ ] key #" + std::to_string(i + 1) +
+                                " is incompatible with prototype:\n\tprototype: " + proto[i].name +
+                                "\n\t      key: " + keys[i].t.name,
+             keys[i].where);
+      keys[i] = cast_to(std::move(keys[i]), proto[i]);  // integer keys take the prototype's size
+    }
+  }
+  st.kind = ir::action::aggregate;
+  st.aggregation = it->second;
+  st.keys = std::move(keys);
+}
+
+// D_PROTO_LEN for a function or action given the wrong number of arguments.
+void checker::prototype_mismatch(const std::string& name, std::size_t count, std::size_t expected,
+                                 const char* qualifier, ast::span where) {
+  fail("D_PROTO_LEN", name + "( ) prototype mismatch: " + std::to_string(count) +
+                          (count == 1 ? " arg" : " args") + " passed, " + qualifier +
+                          std::to_string(expected) + " expected",
+       where);
+}
+
+void checker::mismatch(const call_site& c, std::size_t expected, const char* qualifier) {
+  prototype_mismatch(c.name, c.args.size(), expected, qualifier, c.node->where);
+}
+
+// ---- aggregating functions ------------------------------------------------------------------
+
+// The aggregating function's arguments, checked as DTrace checks them.
+agg::function checker::aggregating_function(const std::string& name, const std::vector<ast::node_ptr>& args,
+                                            const ast::node_ptr& call, ir::statement& st) {
+  try {
+    return (this->*find_aggregating_function(name))({name, call, args, st});
+  } catch (const agg::param_error& e) {
+    fail(e.tag(), e.what(), call->where);
+  }
+}
+
+// Argument i: the value aggregated.
+void checker::aggregated_value(const call_site& c, std::size_t i) {
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer())
+    fail("D_AGG_SCALAR", c.name + "( ) argument #1 must be of scalar type", c.args[i]->where);
+  c.st.args.push_back(std::move(v));
+}
+
+// Argument i, when given: what the value counts for in quantize() and its kin.
+void checker::increment_value(const call_site& c, std::size_t i) {
+  if (i >= c.args.size()) return;
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer())
+    fail("D_PROTO_ARG", c.name + "( ) increment value (argument #" + std::to_string(i + 1) +
+                            ") must be of scalar type",
+         c.args[i]->where);
+  c.st.args.push_back(std::move(v));
+}
+
+std::int64_t checker::constant_argument(const call_site& c, std::size_t i, const std::string& tag,
+                                        const std::string& message) {
+  auto v = value(c.args[i]);
+  if (v.kind != kind_t::constant) fail(tag, message, c.args[i]->where);
+  return v.value;
+}
+
+agg::function checker::aggregating_count(const call_site& c) {
+  if (c.args.size() != 0) mismatch(c, 0, "");
+  return agg::function::of(Count{});
+}
+
+agg::function checker::aggregating_quantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count == 0) mismatch(c, 1, "at least ");
+  if (count > 2) mismatch(c, 2, "at most ");
+  aggregated_value(c, 0);
+  increment_value(c, 1);
+  return agg::function::of(Quantize{});
+}
+
+agg::function checker::aggregating_lquantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count < 3) mismatch(c, 3, "at least ");
+  if (count > 5) mismatch(c, 5, "at most ");
+  aggregated_value(c, 0);
+  const auto base = constant_argument(c, 1, "D_LQUANT_BASETYPE", "lquantize( ) argument #1 must be an integer constant");
+  const auto limit = constant_argument(c, 2, "D_LQUANT_LIMTYPE", "lquantize( ) argument #2 must be an integer constant");
+  const auto step = count > 3 ? constant_argument(c, 3, "D_LQUANT_STEPTYPE", "lquantize( ) argument #3 must be a non-zero positive integer constant") : 1;
+  increment_value(c, 4);
+  return agg::function::of(LQuantize(base, limit, step));
+}
+
+agg::function checker::aggregating_llquantize(const call_site& c) {
+  const auto count = c.args.size();
+  if (count < 5) mismatch(c, 5, "at least ");
+  if (count > 6) mismatch(c, 6, "at most ");
+  aggregated_value(c, 0);
+  const char* const tags[] = {"D_LLQUANT_FACTORTYPE", "D_LLQUANT_LMAGTYPE", "D_LLQUANT_HMAGTYPE", "D_LLQUANT_STEPTYPE"};
+  std::int64_t p[4];
+  for (int i = 0; i < 4; ++i)
+    p[i] = constant_argument(c, static_cast<std::size_t>(i + 1), tags[i],
+                             "llquantize( ) argument #" + std::to_string(i + 1) + " must be an integer constant");
+  increment_value(c, 5);
+  return agg::function::of(LLQuantize(p[0], p[1], p[2], p[3]));
+}
+
+template <class Function>
+agg::function checker::aggregating_scalar(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  aggregated_value(c, 0);
+  return agg::function::of(Function{});
+}
+
+checker::aggregating_fn checker::find_aggregating_function(std::string_view name) {
+  static constexpr std::pair<std::string_view, aggregating_fn> table[] = {
+      {"avg", &checker::aggregating_scalar<Avg>},
+      {"count", &checker::aggregating_count},
+      {"llquantize", &checker::aggregating_llquantize},
+      {"lquantize", &checker::aggregating_lquantize},
+      {"max", &checker::aggregating_scalar<Max>},
+      {"min", &checker::aggregating_scalar<Min>},
+      {"quantize", &checker::aggregating_quantize},
+      {"stddev", &checker::aggregating_scalar<StdDev>},
+      {"sum", &checker::aggregating_scalar<Sum>}};
+  static_assert(sorted_by_name(table));
+  return find_by_name(table, name);
+}
+
+// The key type an aggregation keeps a key of D type t as.
+agg::key_type checker::key_type_of(const type& t) const {
+  using c = agg::key_type::category;
+  if (t.is_string()) return {c::string, options_.strsize, false};
+  if (t.is_stack()) return {t.kind == type::category::stack ? c::stack : c::ustack, t.size, false};
+  return {c::integer, t.size, t.is_signed};
+}
+
+// stack(frames) and ustack(frames, strsize): an action, or a value that a key or %k takes.
+// `frames` defaults to the stackframes / ustackframes option. dtpp has no ustack helpers, so
+// strsize is checked but no string table is kept.
+expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
+  const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
+  const bool user = name == "ustack";
+  const std::size_t most = user ? 2 : 1;
+  if (args.size() > most) prototype_mismatch(name, args.size(), most, "at most ", n->where);
+  auto frames = std::min(user ? options_.ustackframes : options_.stackframes, options_.maxframes);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto v = value(args[i]);
+    if (!v.t.is_integer())
+      fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) +
+                              " is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: " + v.t.name,
+           args[i]->where);
+    if (i == 0 && (v.kind != kind_t::constant || v.value <= 0))
+      fail(user ? "D_USTACK_FRAMES" : "D_STACK_SIZE", name + "( ) argument #1 must be a non-zero positive integer constant",
+           args[i]->where);
+    if (i == 1 && (v.kind != kind_t::constant || v.value < 0))
+      fail("D_USTACK_STRSIZE", "ustack( ) argument #2 must be a positive integer constant", args[i]->where);
+    if (i == 0) frames = static_cast<std::uint32_t>(std::min<std::int64_t>(v.value, options_.maxframes));
+  }
+  expr e;
+  e.kind = kind_t::call;
+  e.function = user ? ir::subroutine::ustack : ir::subroutine::stack;
+  e.where = n->where;
+  e.t = {user ? type::category::ustack : type::category::stack, (frames + (user ? 1 : 0)) * 8, false, "stack"};
+  return e;
+}
+
+// A value, or a stack: stack() and ustack() are values only as aggregation keys and as the
+// arguments of trace() and printf(); elsewhere they are actions, of type void.
+expr checker::value_or_stack(const ast::node_ptr& n) {
+  if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
+      (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack"))
+    return stack_call(n->kids[0]->text, n);
+  return value(n);
+}
+
+// ---- actions -------------------------------------------------------------------------------
+
+// Actions: returns false when `name` is not one.
+bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st) {
+  if (const auto action = find_action(name)) {
+    (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
+    return true;
+  }
+  for (const char* s : {"speculate", "commit", "discard"})
+    if (name == s)
+      fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
+  for (const char* s : {"breakpoint", "chill", "panic", "stop", "raise", "system", "copyout", "copyoutstr", "tracemem", "jstack", "print"})
+    if (name == s)
+      fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
+  return false;
+}
+
+checker::action_fn checker::find_action(std::string_view name) {
+  static constexpr std::pair<std::string_view, action_fn> table[] = {
+      {"clear", &checker::action_clear},
+      {"denormalize", &checker::action_clear},
+      {"exit", &checker::action_exit},
+      {"normalize", &checker::action_normalize},
+      {"printa", &checker::action_printa},
+      {"printf", &checker::action_printf},
+      {"setopt", &checker::action_setopt},
+      {"stack", &checker::action_stack},
+      {"trace", &checker::action_trace},
+      {"trunc", &checker::action_trunc},
+      {"ustack", &checker::action_stack}};
+  static_assert(sorted_by_name(table));
+  return find_by_name(table, name);
+}
+
+void checker::incompatible(const call_site& c, std::size_t i, const std::string& prototype,
+                           const std::string& got, const std::string& tag) {
+  fail(tag, c.name + "( ) argument #" + std::to_string(i + 1) +
+                " is incompatible with prototype:\n\tprototype: " + prototype +
+                "\n\t argument: " + got,
+       c.args[i]->where);
+}
+
+// The type name DTrace shows for an argument that is not what the action takes.
+std::string checker::argument_type_name(const call_site& c, std::size_t i) {
+  const auto& a = c.args[i];
+  if (a->kind == ast::node_kind::aggregation) return "aggregation";
+  if (a->kind == ast::node_kind::index && a->kids[0]->kind == ast::node_kind::aggregation)
+    return "aggregation element";
+  if (a->kind == ast::node_kind::call && a->kids[0]->kind == ast::node_kind::identifier &&
+      is_aggregating_function(a->kids[0]->text))
+    return "void";
+  return value(a).t.name;
+}
+
+expr checker::integer_argument(const call_site& c, std::size_t i, const type& prototype) {
+  if (c.args[i]->kind == ast::node_kind::aggregation) incompatible(c, i, prototype.name, "aggregation");
+  auto v = value(c.args[i]);
+  if (!v.t.is_integer()) incompatible(c, i, prototype.name, v.t.name);
+  return cast_to(std::move(v), prototype);
+}
+
+std::uint32_t checker::aggregation_argument(const call_site& c, std::size_t i, const std::string& tag) {
+  const auto& args = c.args;
+  if (args[i]->kind != ast::node_kind::aggregation) incompatible(c, i, "aggregation", argument_type_name(c, i), tag);
+  const auto it = aggregation_ids_.find(args[i]->text);
+  if (it == aggregation_ids_.end())
+    fail(tag == "D_PRINTA_AGGARG" ? "D_PRINTA_AGGBAD" : tag.substr(0, tag.find("_AGGARG")) + "_AGGBAD",
+         "undefined aggregation: @" + aggregation_name(args[i]->text), args[i]->where);
+  return it->second;
+}
+
+void checker::action_trace(const call_site& c) {
+  const auto& args = c.args;
+  if (args.size() != 1) mismatch(c, 1, "");
+  if (args[0]->kind == ast::node_kind::aggregation)
+    fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
+  auto v = value_or_stack(args[0]);
+  if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
+  c.st.kind = ir::action::trace;
+  c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
+  c.st.args.push_back(std::move(v));
+}
+
+void checker::action_exit(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  c.st.kind = ir::action::exit;
+  c.st.args.push_back(integer_argument(c, 0, int_type()));
+  c.st.records.push_back({int_type(), 0, 4});
+}
+
+void checker::action_printf(const call_site& c) {
+  if (c.args.empty()) mismatch(c, 1, "at least ");
+  c.st.kind = ir::action::printf;
+  format(c.name, c.args, 0, c.st);
+}
+
+void checker::action_printa(const call_site& c) {
+  const auto& args = c.args;
+  const auto count = args.size();
+  auto& st = c.st;
+  if (count == 0) mismatch(c, 1, "at least ");
+  std::size_t first = 0;
+  if (args[0]->kind == ast::node_kind::string) {
+    st.format = args[0]->text;
+    st.has_format = true;
+    first = 1;
+    if (count == 1)
+      fail("D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected", c.node->where);
+  }
+  st.kind = ir::action::printa;
+  for (std::size_t i = first; i < count; ++i) {
+    st.aggregations.push_back(aggregation_argument(c, i, "D_PRINTA_AGGARG"));
+    st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  }
+  // Joined aggregations need matching keys.
+  const auto& first_desc = result_.program.aggregations[st.aggregations[0] - 1];
+  for (std::size_t i = 1; i < st.aggregations.size(); ++i) {
+    const auto& d = result_.program.aggregations[st.aggregations[i] - 1];
+    const auto keys_word = [](std::size_t n) { return n == 1 ? " key" : " keys"; };
+    if (d.keys.size() != first_desc.keys.size())
+      fail("D_PRINTA_AGGKEY",
+           "printa( ): @" + aggregation_name(first_desc.name) + " and @" + aggregation_name(d.name) +
+               " do not have matching key signatures: @" + aggregation_name(first_desc.name) +
+               " has " + std::to_string(first_desc.keys.size()) + keys_word(first_desc.keys.size()) +
+               ", @" + aggregation_name(d.name) + " has " + std::to_string(d.keys.size()) +
+               keys_word(d.keys.size()),
+           args[first + i]->where);
+    for (std::size_t k = 0; k < d.keys.size(); ++k)
+      if (d.keys[k].kind != first_desc.keys[k].kind) {
+        const auto& pa = aggregation_key_types_[st.aggregations[0] - 1][k];
+        const auto& pb = aggregation_key_types_[st.aggregations[i] - 1][k];
+        const auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
+        fail("D_PRINTA_AGGPROTO",
+             "printa( ): @" + aggregation_name(d.name) + "[ ] key #" + std::to_string(k + 1) +
+                 " is incompatible with @" + aggregation_name(first_desc.name) + ":\n" +
+                 pad(aggregation_name(first_desc.name)) + " key #" + std::to_string(k + 1) + ": " +
+                 pa.name + "\n" + pad(aggregation_name(d.name)) + " key #" + std::to_string(k + 1) +
+                 ": " + pb.name,
+             args[first + i]->where);
+      }
+  }
+  if (st.has_format) validate_printa_format(st, c.node);
+}
+
+void checker::action_clear(const call_site& c) {
+  const auto& name = c.name;
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  c.st.kind = name == "clear" ? ir::action::clear : ir::action::denormalize;
+  c.st.aggregation = aggregation_argument(c, 0, name == "clear" ? "D_CLEAR_AGGARG" : "D_NORMALIZE_AGGARG");
+  c.st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+}
+
+void checker::action_trunc(const call_site& c) {
+  const auto count = c.args.size();
+  auto& st = c.st;
+  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+  st.kind = ir::action::trunc;
+  st.aggregation = aggregation_argument(c, 0, "D_TRUNC_AGGARG");
+  st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  if (count == 2) {
+    st.args.push_back(integer_argument(c, 1, integer_type("int64_t", 8, true)));
+    st.records.push_back({st.args.back().t, 0, 8});
+  }
+}
+
+void checker::action_normalize(const call_site& c) {
+  auto& st = c.st;
+  if (c.args.size() != 2) mismatch(c, 2, "");
+  st.kind = ir::action::normalize;
+  st.aggregation = aggregation_argument(c, 0, "D_NORMALIZE_AGGARG");
+  st.args.push_back(integer_argument(c, 1, integer_type("uint64_t", 8, false)));
+  st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
+  st.records.push_back({st.args.back().t, 0, 8});
+}
+
+void checker::action_setopt(const call_site& c) {
+  const auto& args = c.args;
+  const auto count = args.size();
+  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+  for (std::size_t i = 0; i < count; ++i)
+    if (args[i]->kind != ast::node_kind::string) incompatible(c, i, "string constant", value(args[i]).t.name);
+  c.st.kind = ir::action::setopt;
+  c.st.format = args[0]->text;
+  if (count == 2) c.st.args.push_back(value(args[1]));
+}
+
+void checker::action_stack(const call_site& c) {
+  c.st.kind = c.name == "stack" ? ir::action::stack : ir::action::ustack;
+  auto e = stack_call(c.name, c.node);
+  c.st.records.push_back({e.t, 0, e.t.size});
+  c.st.args.push_back(std::move(e));
+}
+
+}  // namespace dtpp::d::detail

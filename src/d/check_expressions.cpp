@@ -1,0 +1,650 @@
+// The D checker: expressions, their constants, macros, variables and operators, and the
+// folding of operators on constants.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker.hpp"
+
+namespace dtpp::d::detail {
+
+namespace {
+
+struct builtin_info { const char* name; ir::builtin id; type t; };
+// Built once and never changed, so that checkers on several threads share it. String variables
+// take the program's strsize when they are used (string_sized).
+const std::vector<builtin_info>& builtins() {
+  static const std::vector<builtin_info> table = [] {
+    const type str{type::category::string, 0, false, "string"};
+    return std::vector<builtin_info>{
+        {"timestamp", ir::builtin::timestamp, integer_type("uint64_t", 8, false)},
+        {"vtimestamp", ir::builtin::vtimestamp, integer_type("uint64_t", 8, false)},
+        {"walltimestamp", ir::builtin::walltimestamp, integer_type("int64_t", 8, true)},
+        {"pid", ir::builtin::pid, integer_type("pid_t", 4, true)},
+        {"ppid", ir::builtin::ppid, integer_type("pid_t", 4, true)},
+        {"tid", ir::builtin::tid, integer_type("id_t", 4, true)},
+        {"uid", ir::builtin::uid, integer_type("uid_t", 4, false)},
+        {"gid", ir::builtin::gid, integer_type("gid_t", 4, false)},
+        {"cpu", ir::builtin::cpu, integer_type("processorid_t", 4, true)},
+        {"execname", ir::builtin::execname, str},
+        {"probeprov", ir::builtin::probeprov, str},
+        {"probemod", ir::builtin::probemod, str},
+        {"probefunc", ir::builtin::probefunc, str},
+        {"probename", ir::builtin::probename, str},
+        {"errno", ir::builtin::errno_value, int_type()},
+        {"epid", ir::builtin::epid, integer_type("uint64_t", 8, false)},
+        {"id", ir::builtin::id, integer_type("uint_t", 4, false)},
+        {"caller", ir::builtin::caller, integer_type("uintptr_t", 8, false)},
+        {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)}};
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::optional<std::string> checker::macro_value(const std::string& name) {
+  if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    // $N with more digits than any argument list has is simply undefined (no stoul overflow).
+    const std::size_t i = name.size() > 9 ? options_.arguments.size() : std::strtoul(name.c_str(), nullptr, 10);
+    if (i < options_.arguments.size()) {
+      referenced_[i] = true;
+      return options_.arguments[i];
+    }
+    return std::nullopt;
+  }
+  if (name == "target") return std::to_string(options_.target);
+  if (name == "pid") return std::to_string(::getpid());
+  if (name == "ppid") return std::to_string(::getppid());
+  if (name == "uid") return std::to_string(::getuid());
+  if (name == "gid") return std::to_string(::getgid());
+  if (name == "euid") return std::to_string(::geteuid());
+  if (name == "egid") return std::to_string(::getegid());
+  if (name == "pgid") return std::to_string(::getpgrp());
+  if (name == "sid") return std::to_string(::getsid(0));
+  return std::nullopt;
+}
+
+expr checker::macro(const ast::node_ptr& n) {
+  const bool as_string = n->text.size() > 1 && n->text[1] == '$';
+  const auto name = n->text.substr(as_string ? 2 : 1);
+  const bool is_argument = std::isdigit(static_cast<unsigned char>(name[0]));
+  auto v = macro_value(name);
+  if (!v) {
+    if (is_argument && options_.defaultargs) v = as_string ? "" : "0";
+    else
+      fail("D_MACRO_UNDEF", std::string(is_argument ? "macro argument " : "macro variable ") +
+                                n->text + " is not defined",
+           n->where);
+  }
+  if (as_string) return string_constant(*v, n->where);
+  // $N: an integer when it reads as one, else an identifier, else a string.
+  const auto& text = *v;
+  errno = 0;
+  char* end = nullptr;
+  const bool negative = !text.empty() && text[0] == '-';
+  const auto magnitude = std::strtoull(text.c_str() + (negative || (!text.empty() && text[0] == '+')), &end, 0);
+  if (!text.empty() && *end == '\0' && errno == 0 && (std::isdigit(static_cast<unsigned char>(text[negative || text[0] == '+'])))) {
+    auto e = integer_constant(magnitude, false, false, n->where);
+    if (negative) e.value = ir::fit(-e.value, e.t);
+    return e;
+  }
+  if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    return identifier(text, n->where);
+  std::string s = text;
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  return string_constant(s, n->where);
+}
+
+expr checker::string_constant(std::string s, ast::span where) {
+  expr e;
+  e.kind = kind_t::string;
+  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.text = std::move(s);
+  e.where = where;
+  return e;
+}
+
+// D's choice of type for a constant: the first of its candidate types that holds it.
+expr checker::integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
+                               int start, bool step_two) {
+  (void)decimal_or_lower_u_suffix;
+  (void)unused;
+  static const struct { const char* name; std::uint32_t size; bool is_signed; std::uint64_t max; } candidates[] = {
+      {"int", 4, true, INT32_MAX}, {"unsigned int", 4, false, UINT32_MAX},
+      {"long", 8, true, INT64_MAX}, {"unsigned long", 8, false, UINT64_MAX},
+      {"long long", 8, true, INT64_MAX}, {"unsigned long long", 8, false, UINT64_MAX}};
+  for (int i = start; i < 6; i += step_two ? 2 : 1)
+    if (v <= candidates[i].max) {
+      expr e;
+      e.kind = kind_t::constant;
+      e.t = integer_type(candidates[i].name, candidates[i].size, candidates[i].is_signed);
+      e.value = static_cast<std::int64_t>(v);
+      e.where = where;
+      return e;
+    }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(v));
+  fail("D_INT_OFLOW", std::string("integer constant ") + hex + " cannot be represented in any built-in integral type", where);
+}
+
+expr checker::integer_literal(const ast::node_ptr& n) {
+  const auto& text = n->text;
+  std::size_t digits_end = text.find_first_of("uUlL");
+  if (digits_end == std::string::npos) digits_end = text.size();
+  const auto digits = text.substr(0, digits_end);
+  const bool decimal = digits.size() == 1 || digits[0] != '0';
+  if (!decimal && digits.size() > 1 && digits[1] != 'x' && digits[1] != 'X')
+    for (char c : digits)
+      if (c == '8' || c == '9')
+        fail("D_INT_DIGIT", "constant " + text + " contains invalid digit " + std::string(1, c), n->where);
+  errno = 0;
+  const auto v = std::strtoull(digits.c_str(), nullptr, 0);
+  if (errno == ERANGE) fail("D_INT_OFLOW", "constant " + text + " results in integer overflow", n->where);
+  int start = 0;
+  for (char c : text.substr(digits_end)) start += (c == 'u' || c == 'U') ? 1 : 2;
+  const bool step_two = decimal || (digits_end < text.size() && text[digits_end] == 'u');
+  return integer_constant(v, decimal, false, n->where, std::min(start, 5), step_two);
+}
+
+expr checker::character_literal(const ast::node_ptr& n) {
+  if (n->text.empty()) fail("D_CHR_NULL", "empty character constant", n->where);
+  if (n->text.size() > 8) fail("D_CHR_OFLOW", "character constant is too long", n->where);
+  std::uint64_t v = 0;
+  for (unsigned char c : n->text) v = v << 8 | c;
+  auto e = integer_constant(v, true, false, n->where);
+  if (n->text.size() == 1) {
+    e.t = integer_type("char", 1, true);
+    e.value = static_cast<std::int8_t>(static_cast<std::uint8_t>(v));
+  }
+  return e;
+}
+
+expr checker::identifier(const std::string& name, ast::span where) {
+  if (const auto it = inlines_.find(name); it != inlines_.end()) {
+    const auto& [t, node] = it->second;
+    auto e = t.is_string() ? value(node) : cast_to(value(node), t);
+    e.where = where;
+    return e;
+  }
+  if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]))) {
+    expr e;
+    e.kind = kind_t::builtin;
+    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+    e.value = name[3] - '0';
+    e.t = integer_type("int64_t", 8, true);
+    e.where = where;
+    return e;
+  }
+  for (const auto& b : builtins())
+    if (name == b.name) {
+      expr e;
+      e.kind = kind_t::builtin;
+      e.index = static_cast<std::uint32_t>(b.id);
+      e.t = b.t;
+      if (e.t.is_string()) e.t.size = options_.strsize;
+      e.text = name;
+      e.where = where;
+      return e;
+    }
+  const auto it = globals_.find(name);
+  if (it == globals_.end())
+    fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
+  return variable_ref(it->second, where);
+}
+
+expr checker::variable_ref(std::uint32_t id, ast::span where) {
+  const auto& v = result_.program.variables[id];
+  expr e;
+  e.kind = kind_t::variable;
+  e.index = id;
+  e.t = v.value;
+  e.text = v.name;
+  e.where = where;
+  return e;
+}
+
+std::uint32_t checker::new_variable(std::string name, ir::scope s, type t, std::vector<type> keys) {
+  const auto id = static_cast<std::uint32_t>(result_.program.variables.size());
+  result_.program.variables.push_back({id, std::move(name), s, std::move(t), std::move(keys)});
+  return id;
+}
+
+// Folds an integer operation on constants as DTrace folds them while parsing: in 64 bits, the
+// type (t: its signedness) following C's rules but the value not narrowed to it; stores, casts
+// and records narrow it.
+std::optional<std::int64_t> checker::fold(ir::op op, std::int64_t a, std::int64_t b, const type& t) {
+  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+  const bool s = t.is_signed;
+  const bool less = s ? a < b : ua < ub;
+  const bool greater = s ? a > b : ua > ub;
+  switch (op) {
+    case ir::op::add: return static_cast<std::int64_t>(ua + ub);
+    case ir::op::subtract: return static_cast<std::int64_t>(ua - ub);
+    case ir::op::multiply: return static_cast<std::int64_t>(ua * ub);
+    case ir::op::divide:
+    case ir::op::modulo: {
+      const bool quotient = op == ir::op::divide;
+      if (b == 0) return std::nullopt;
+      if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
+      if (quotient) return s ? a / b : static_cast<std::int64_t>(ua / ub);
+      return s ? a % b : static_cast<std::int64_t>(ua % ub);
+    }
+    case ir::op::bit_and: return a & b;
+    case ir::op::bit_or: return a | b;
+    case ir::op::bit_xor: return a ^ b;
+    case ir::op::shift_left: return static_cast<std::int64_t>(ua << (ub & 63));
+    case ir::op::shift_right: return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
+    case ir::op::less: return less;
+    case ir::op::less_equal: return !greater;
+    case ir::op::greater: return greater;
+    case ir::op::greater_equal: return !less;
+    case ir::op::equal: return a == b;
+    case ir::op::not_equal: return a != b;
+    case ir::op::logical_and: return a && b;
+    case ir::op::logical_or: return a || b;
+    case ir::op::logical_xor: return (a != 0) != (b != 0);
+    case ir::op::negate:
+    case ir::op::plus:
+    case ir::op::logical_not:
+    case ir::op::complement:
+    case ir::op::assign:
+    case ir::op::increment:
+    case ir::op::decrement: return std::nullopt;  // not binary
+  }
+  return std::nullopt;
+}
+
+// A unary operator on a constant, folded likewise.
+std::int64_t checker::fold(ir::op op, std::int64_t v) {
+  if (op == ir::op::negate) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
+  if (op == ir::op::complement) return ~v;
+  if (op == ir::op::logical_not) return v == 0;
+  return v;  // plus
+}
+
+expr checker::value(const ast::node_ptr& n) {
+  switch (n->kind) {
+    case ast::node_kind::integer: return integer_literal(n);
+    case ast::node_kind::character: return character_literal(n);
+    case ast::node_kind::string: return string_constant(n->text, n->where);
+    case ast::node_kind::macro: return macro(n);
+    case ast::node_kind::identifier:
+      if (n->text == "self" || n->text == "this")
+        fail("D_SYNTAX", "syntax error near \"" + n->text + "\"", n->where);
+      return identifier(n->text, n->where);
+    case ast::node_kind::aggregation:
+      fail("D_AGG_NULL", "expression has null effect: @" + aggregation_name(n->text), n->where);
+    case ast::node_kind::member: return member(n, nullptr);
+    case ast::node_kind::index: return index(n, nullptr);
+    case ast::node_kind::call: return call(n);
+    case ast::node_kind::prefix: return prefix(n);
+    case ast::node_kind::postfix: return increment(n, false);
+    case ast::node_kind::binary: return binary(n);
+    case ast::node_kind::conditional: return conditional(n);
+    case ast::node_kind::assign: return assign(n);
+    case ast::node_kind::cast: return cast(n);
+    case ast::node_kind::sizeof_type: {
+      const auto t = named_type(n->text, options_.strsize);
+      if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
+      return sized(t->is_string() ? options_.strsize : t->size, n->where);
+    }
+    case ast::node_kind::sizeof_expr: {
+      const auto v = value(n->kids[0]);
+      return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
+    }
+    case ast::node_kind::stringof: {
+      auto v = value(n->kids[0]);
+      if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
+      if (v.t.is_string()) return v;
+      expr e;
+      e.kind = kind_t::stringof;
+      e.t = {type::category::string, options_.strsize, false, "string"};
+      e.kids.push_back(std::move(v));
+      e.where = n->where;
+      return e;
+    }
+  }
+  fail("D_UNKNOWN", "internal error: unknown expression", n->where);
+}
+
+expr checker::sized(std::uint64_t size, ast::span where) {
+  expr e;
+  e.kind = kind_t::constant;
+  e.t = integer_type("size_t", 8, false);
+  e.value = static_cast<std::int64_t>(size);
+  e.where = where;
+  return e;
+}
+
+// self->x, this->x. `assigned` is the value's type when the member is being assigned.
+expr checker::member(const ast::node_ptr& n, const type* assigned) {
+  const auto& base = n->kids[0];
+  if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
+    fail("D_UNKNOWN", "structure and pointer member access is not supported yet", n->where);
+  const bool thread = base->text == "self";
+  auto& table = thread ? thread_locals_ : clause_locals_;
+  const auto prefix = base->text + "->";
+  auto it = table.find(n->name);
+  if (it == table.end() && !thread) {
+    // A `this` variable declared outside the clauses is every clause's.
+    const auto declared = declared_clause_locals_.find(n->name);
+    if (declared != declared_clause_locals_.end()) it = table.emplace(n->name, declared->second).first;
+  }
+  if (it == table.end()) {
+    if (!assigned)
+      fail("D_VAR_UNDEF", prefix + n->name + " has not yet been declared or assigned", n->where);
+    const auto id = new_variable(prefix + n->name, thread ? ir::scope::thread : ir::scope::clause, *assigned);
+    it = table.emplace(n->name, id).first;
+  }
+  return variable_ref(it->second, n->where);
+}
+
+// args[N], and associative arrays a[k...] (created by assignment).
+expr checker::index(const ast::node_ptr& n, const type* assigned) {
+  const auto& base = n->kids[0];
+  if (base->kind == ast::node_kind::aggregation)
+    fail("D_OP_INCOMPAT", "operands have incompatible types: \"aggregation\" [ ] \"" + std::string("int") + "\"", n->where);
+  const bool thread_array = base->kind == ast::node_kind::member && base->text == "->" &&
+                            base->kids[0]->kind == ast::node_kind::identifier &&
+                            base->kids[0]->text == "self";
+  if (base->kind != ast::node_kind::identifier && !thread_array)
+    fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (base->text == "args") {
+    if (n->kids.size() != 2)
+      fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
+    auto i = value(n->kids[1]);
+    if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
+    expr e;
+    e.kind = kind_t::builtin;
+    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+    e.value = i.value;
+    e.t = integer_type("int64_t", 8, true);
+    e.where = n->where;
+    return e;
+  }
+  std::vector<expr> keys;
+  for (std::size_t i = 1; i < n->kids.size(); ++i) {
+    keys.push_back(value(n->kids[i]));
+    if (!keys.back().t.is_integer() && !keys.back().t.is_string())
+      fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
+  }
+  auto& table = thread_array ? thread_locals_ : globals_;
+  const auto name = thread_array ? base->name : base->text;
+  const auto shown = thread_array ? "self->" + name : name;
+  auto it = table.find(name);
+  if (it == table.end()) {
+    if (!assigned) {
+      if (thread_array) fail("D_VAR_UNDEF", shown + " has not yet been declared or assigned", base->where);
+      fail("D_IDENT_UNDEF", "failed to resolve " + shown + ": Unknown variable name", base->where);
+    }
+    std::vector<type> key_types;
+    for (const auto& k : keys) key_types.push_back(k.t);
+    it = table.emplace(name, new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, key_types)).first;
+  }
+  const auto& var = result_.program.variables[it->second];
+  if (var.keys.size() != keys.size())
+    fail("D_PROTO_LEN", shown + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
+                            (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
+         n->where);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (var.keys[i].is_string() != keys[i].t.is_string())
+      fail("D_PROTO_ARG", shown + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+                              var.keys[i].name + "\n\t      key: " + keys[i].t.name,
+           n->kids[i + 1]->where);
+    keys[i] = cast_to(std::move(keys[i]), var.keys[i]);
+  }
+  auto e = variable_ref(it->second, n->where);
+  e.kids = std::move(keys);
+  return e;
+}
+
+namespace {
+
+struct subroutine { ir::subroutine id; const char* result; std::vector<const char*> params; std::size_t required; };
+
+}  // namespace
+
+expr checker::call(const ast::node_ptr& n) {
+  const auto& callee = n->kids[0];
+  if (callee->kind != ast::node_kind::identifier)
+    fail("D_FUNC_IDENT", "function designator is not of function type", callee->where);
+  const auto& name = callee->text;
+  using id = ir::subroutine;
+  static const subroutine table[] = {
+      {id::strlen, "size_t", {"string"}, 1},          {id::strjoin, "string", {"string", "string"}, 2},
+      {id::substr, "string", {"string", "int", "int"}, 2}, {id::strchr, "string", {"string", "char"}, 2},
+      {id::strrchr, "string", {"string", "char"}, 2}, {id::strstr, "string", {"string", "string"}, 2},
+      {id::strtok, "string", {"string", "string"}, 2}, {id::index, "int", {"string", "string", "int"}, 2},
+      {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t"}, 1},
+      {id::copyinstr, "string", {"uintptr_t", "size_t"}, 1}, {id::basename, "string", {"string"}, 1},
+      {id::dirname, "string", {"string"}, 1},         {id::rand, "int", {}, 0},
+      {id::progenyof, "int", {"pid_t"}, 1}};
+  const subroutine* s = nullptr;
+  for (const auto& entry : table)
+    if (name == ir::name(entry.id)) s = &entry;
+  if (!s) {
+    if (is_aggregating_function(name))
+      fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
+    for (const char* s : {"speculate", "commit", "discard", "speculation"})
+      if (name == s)
+        fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
+    // An action used as a value has type void: the context reports what it cannot take.
+    if (find_action(name)) {
+      expr e;
+      e.kind = kind_t::call;
+      e.function = ir::subroutine::action;
+      e.t = void_type();
+      e.where = n->where;
+      return e;
+    }
+    fail("D_FUNC_UNDEF", "undefined function name: " + name, callee->where);
+  }
+  const auto count = n->kids.size() - 1;
+  if (count < s->required || count > s->params.size()) {
+    const char* qualifier = s->required == s->params.size() ? "" : count < s->required ? "at least " : "at most ";
+    const auto expected = count < s->required ? s->required : s->params.size();
+    prototype_mismatch(name, count, expected, qualifier, n->where);
+  }
+  expr e;
+  e.kind = kind_t::call;
+  e.function = s->id;
+  e.where = n->where;
+  for (std::size_t i = 0; i < count; ++i) {
+    auto a = value(n->kids[i + 1]);
+    const auto want = *named_type(s->params[i], options_.strsize);
+    if (want.is_string() != a.t.is_string() || a.t.is_void())
+      fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+                              (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
+           n->kids[i + 1]->where);
+    e.kids.push_back(want.is_string() ? std::move(a) : cast_to(std::move(a), want));
+  }
+  e.t = *named_type(s->result, options_.strsize);
+  return e;
+}
+
+expr checker::prefix(const ast::node_ptr& n) {
+  const auto& op = n->text;
+  if (op == "++" || op == "--") return increment(n, true);
+  if (op == "*" || op == "&")
+    fail("D_UNKNOWN", "operator " + op + " on pointers is not supported yet", n->where);
+  auto v = value(n->kids[0]);
+  if (op == "!") {
+    if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
+  } else if (!v.t.is_integer()) {
+    fail(op == "~" ? "D_OP_INT" : "D_OP_ARITH",
+         op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
+  }
+  const type t = op == "!" ? int_type() : promote(v.t, v.t);
+  const auto operation = *ir::op_spelled(op, ir::first_unary, ir::last_unary);
+  if (v.kind == kind_t::constant) {
+    expr c = v;
+    c.t = t;
+    c.where = n->where;
+    c.value = fold(operation, v.value);
+    return c;
+  }
+  expr e;
+  e.kind = kind_t::unary;
+  e.operation = operation;
+  e.t = t;
+  e.where = n->where;
+  e.kids.push_back(std::move(v));
+  return e;
+}
+
+bool checker::is_lvalue_kind(const ast::node_ptr& n) {
+  return n->kind == ast::node_kind::identifier || n->kind == ast::node_kind::member ||
+         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text != "args") ||
+         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::member);
+}
+
+expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
+  if (!is_lvalue_kind(n))
+    fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+  if (n->kind == ast::node_kind::member) return member(n, assigned);
+  if (n->kind == ast::node_kind::index) return index(n, assigned);
+  const auto& name = n->text;
+  const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
+                          std::any_of(builtins().begin(), builtins().end(),
+                                      [&](const builtin_info& b) { return name == b.name; });
+  if (is_builtin) fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+  auto it = globals_.find(name);
+  if (it == globals_.end()) {
+    if (!assigned) fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", n->where);
+    it = globals_.emplace(name, new_variable(name, ir::scope::global, *assigned)).first;
+  }
+  return variable_ref(it->second, n->where);
+}
+
+expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
+  // ++ and -- create an int64_t, as libdtrace's dt_cook_op1 does.
+  const auto implicit = integer_type("int64_t", 8, true);
+  auto target = lvalue(n->kids[0], n->text, &implicit);
+  if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
+  expr e;
+  e.kind = kind_t::increment;
+  e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
+  e.value = is_prefix;
+  e.t = target.t;
+  e.where = n->where;
+  e.kids.push_back(std::move(target));
+  return e;
+}
+
+expr checker::assign(const ast::node_ptr& n) {
+  const auto& op = n->text;
+  if (n->kids[0]->kind == ast::node_kind::aggregation || (n->kids[0]->kind == ast::node_kind::index && n->kids[0]->kids[0]->kind == ast::node_kind::aggregation))
+    fail("D_AGG_FUNC", "@" + aggregation_name(aggregation_node(n->kids[0])->text) + " must be assigned the result of an aggregating function", n->where);
+  auto v = value(n->kids[1]);
+  if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
+  auto target = lvalue(n->kids[0], op, &v.t);
+  if (target.t.is_string() != v.t.is_string())
+    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+  if (op != "=" && !target.t.is_integer())
+    fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
+  if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
+    fail("D_DIV_ZERO", "expression contains division by zero", n->where);
+  expr e;
+  e.kind = kind_t::assign;
+  e.operation = op == "=" ? ir::op::assign : *ir::op_spelled(std::string_view(op).substr(0, op.size() - 1), ir::first_binary, ir::last_binary);
+  e.t = target.t;
+  e.where = n->where;
+  if (target.t.is_integer()) v = cast_to(std::move(v), target.t);
+  e.kids.push_back(std::move(target));
+  e.kids.push_back(std::move(v));
+  return e;
+}
+
+expr checker::binary(const ast::node_ptr& n) {
+  const auto& op = n->text;
+  for (const auto& k : n->kids)
+    if (k->kind == ast::node_kind::aggregation || (k->kind == ast::node_kind::index && k->kids[0]->kind == ast::node_kind::aggregation)) {
+      const auto& other = k == n->kids[0] ? n->kids[1] : n->kids[0];
+      const std::string other_type = other->kind == ast::node_kind::aggregation ? "aggregation" : value(other).t.name;
+      const std::string left = k == n->kids[0] ? "aggregation" : other_type;
+      const std::string right = k == n->kids[0] ? other_type : "aggregation";
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + op + " \"" + right + "\"", n->where);
+    }
+  auto a = value(n->kids[0]);
+  auto b = value(n->kids[1]);
+  const auto operation = *ir::op_spelled(op, ir::first_binary, ir::last_binary);
+  const bool logical = operation >= ir::op::logical_and;
+  const bool comparison = operation >= ir::op::equal && !logical;
+  expr e;
+  e.kind = kind_t::binary;
+  e.operation = operation;
+  e.where = n->where;
+  if (logical) {
+    for (const auto* v : {&a, &b})
+      if (!v->t.is_integer() && !v->t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires operands of scalar type"), n->where);
+    e.t = int_type();
+  } else if (comparison) {
+    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
+    e.t = int_type();
+    if (a.t.is_integer()) {
+      const auto common = promote(a.t, b.t);
+      a = cast_to(std::move(a), common);
+      b = cast_to(std::move(b), common);
+    }
+  } else {
+    const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
+    const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
+    if (!a.t.is_integer() || !b.t.is_integer())
+      fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+           op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+    if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
+      fail("D_DIV_ZERO", "expression contains division by zero", n->where);
+    e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);
+    if (!shift) {
+      a = cast_to(std::move(a), e.t);
+      b = cast_to(std::move(b), e.t);
+    }
+  }
+  if (a.kind == kind_t::constant && b.kind == kind_t::constant)
+    if (const auto folded = fold(operation, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
+      expr c;
+      c.kind = kind_t::constant;
+      c.t = e.t;
+      c.value = *folded;
+      c.where = n->where;
+      return c;
+    }
+  e.kids.push_back(std::move(a));
+  e.kids.push_back(std::move(b));
+  return e;
+}
+
+expr checker::conditional(const ast::node_ptr& n) {
+  auto c = value(n->kids[0]);
+  if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
+  auto a = value(n->kids[1]);
+  auto b = value(n->kids[2]);
+  if ((a.kind == kind_t::call && a.t.is_void()) || (b.kind == kind_t::call && b.t.is_void()))
+    fail("D_OP_ACT", "action cannot be used in a conditional context", n->where);
+  if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+    fail("D_OP_INCOMPAT", "operator ?: operands must have compatible types", n->where);
+  expr e;
+  e.kind = kind_t::conditional;
+  e.t = a.t.is_string() ? a.t : promote(a.t, b.t);
+  e.where = n->where;
+  if (e.t.is_integer()) {
+    a = cast_to(std::move(a), e.t);
+    b = cast_to(std::move(b), e.t);
+  }
+  if (c.kind == kind_t::constant) return c.value ? a : b;
+  e.kids = {std::move(c), std::move(a), std::move(b)};
+  return e;
+}
+
+}  // namespace dtpp::d::detail

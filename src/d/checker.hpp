@@ -1,0 +1,183 @@
+// The D checker's class, private to src/d: its member functions are defined by concern in
+// check.cpp (the program walk), check_types.cpp, check_expressions.cpp, check_actions.cpp and
+// check_formats.cpp.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dtpp/agg/functions.hpp"
+#include "dtpp/d/check.hpp"
+
+namespace dtpp::d::detail {
+
+using ir::expr;
+using ir::type;
+using kind_t = ir::expr::kind_t;
+
+inline type integer_type(std::string name, std::uint32_t size, bool is_signed) {
+  return {type::category::integer, size, is_signed, std::move(name)};
+}
+inline type int_type() { return integer_type("int", 4, true); }
+inline type void_type() { return {type::category::void_type, 0, false, "void"}; }
+
+// D's integer type names (LP64), as casts, sizeof and messages use them.
+std::optional<type> named_type(std::string name, std::uint32_t strsize);
+
+// The usual arithmetic conversions on D's integers.
+type promote(const type& a, const type& b);
+
+class checker {
+ public:
+  checker(const source_file& source, const compile_options& options)
+      : source_(source), options_(options) {
+    referenced_.assign(options.arguments.size(), false);
+  }
+
+  compile_result run(const ast::program& program);
+
+ private:
+  // ---- diagnostics (check.cpp) ---------------------------------------------------------------
+
+  void error(std::string tag, std::string message, ast::span where);
+  struct failed {};  // abandons the statement being checked; its error is already recorded
+  [[noreturn]] void fail(std::string tag, std::string message, ast::span where);
+  std::uint32_t line_of(ast::span where) const { return source_.at(where.begin).line; }
+
+  static std::string aggregation_name(const std::string& name) { return name.empty() ? "_" : name; }
+
+  // ---- pragmas, clauses, probes and statements (check.cpp) -----------------------------------
+
+  void pragma(const ast::pragma& p);
+  void clause(const ast::clause& c);
+  ir::probe probe(const ast::probe_description& d);
+  void validate_profile(const ir::probe& p);
+  void check_callees(const ast::node_ptr& n);
+  ir::statement statement(const ast::node_ptr& n);
+
+  // ---- declarations and casts (check_types.cpp) ----------------------------------------------
+
+  void declare(const ast::declaration& d);
+  expr cast_to(expr e, const type& t);
+  expr cast(const ast::node_ptr& n);
+
+  // ---- aggregations (check_actions.cpp) ------------------------------------------------------
+
+  // A call of an action or of an aggregating function, as the function that checks it gets it.
+  struct call_site {
+    const std::string& name;
+    const ast::node_ptr& node;  // the call
+    std::vector<ast::node_ptr> args;
+    ir::statement& st;  // the statement the call makes
+  };
+
+  static bool is_aggregating_function(const std::string& name);
+  static bool is_aggregation_target(const ast::node_ptr& n);
+  static const ast::node* aggregation_node(const ast::node_ptr& n);
+  void aggregate(const ast::node_ptr& n, ir::statement& st);
+  [[noreturn]] void prototype_mismatch(const std::string& name, std::size_t count, std::size_t expected,
+                                       const char* qualifier, ast::span where);
+  [[noreturn]] void mismatch(const call_site& c, std::size_t expected, const char* qualifier);
+  agg::function aggregating_function(const std::string& name, const std::vector<ast::node_ptr>& args,
+                                     const ast::node_ptr& call, ir::statement& st);
+  agg::key_type key_type_of(const type& t) const;
+
+  // The aggregating functions, one each, found by name in one table (check_actions.cpp).
+  using aggregating_fn = agg::function (checker::*)(const call_site& c);
+  static aggregating_fn find_aggregating_function(std::string_view name);
+  void aggregated_value(const call_site& c, std::size_t i);
+  void increment_value(const call_site& c, std::size_t i);
+  std::int64_t constant_argument(const call_site& c, std::size_t i, const std::string& tag,
+                                 const std::string& message);
+  agg::function aggregating_count(const call_site& c);
+  agg::function aggregating_quantize(const call_site& c);
+  agg::function aggregating_lquantize(const call_site& c);
+  agg::function aggregating_llquantize(const call_site& c);
+  template <class Function>
+  agg::function aggregating_scalar(const call_site& c);  // sum, min, max, avg, stddev
+
+  // ---- actions (check_actions.cpp) -----------------------------------------------------------
+
+  expr stack_call(const std::string& name, const ast::node_ptr& n);
+  expr value_or_stack(const ast::node_ptr& n);
+  bool action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st);
+
+  // The actions, one each, found by name in one table.
+  using action_fn = void (checker::*)(const call_site& c);
+  static action_fn find_action(std::string_view name);
+  [[noreturn]] void incompatible(const call_site& c, std::size_t i, const std::string& prototype,
+                                 const std::string& got, const std::string& tag = "D_PROTO_ARG");
+  std::string argument_type_name(const call_site& c, std::size_t i);
+  expr integer_argument(const call_site& c, std::size_t i, const type& prototype);
+  std::uint32_t aggregation_argument(const call_site& c, std::size_t i, const std::string& tag);
+  void action_trace(const call_site& c);
+  void action_exit(const call_site& c);
+  void action_printf(const call_site& c);
+  void action_printa(const call_site& c);
+  void action_clear(const call_site& c);  // and denormalize
+  void action_trunc(const call_site& c);
+  void action_normalize(const call_site& c);
+  void action_setopt(const call_site& c);
+  void action_stack(const call_site& c);  // and ustack
+
+  // ---- printf formats (check_formats.cpp) ----------------------------------------------------
+
+  void parse_format(ir::statement& st, const std::string& fn, ast::span where);
+  static bool accepts(const print::conversion& c, const type& t);
+  void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
+              ir::statement& st);
+  void validate_printa_format(ir::statement& st, const ast::node_ptr& n);
+
+  // ---- expressions: constants and macros (check_expressions.cpp) -----------------------------
+
+  std::optional<std::string> macro_value(const std::string& name);
+  expr macro(const ast::node_ptr& n);
+  expr string_constant(std::string s, ast::span where);
+  expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
+                        int start = 0, bool step_two = true);
+  expr integer_literal(const ast::node_ptr& n);
+  expr character_literal(const ast::node_ptr& n);
+  expr sized(std::uint64_t size, ast::span where);
+  static std::optional<std::int64_t> fold(ir::op op, std::int64_t a, std::int64_t b, const type& t);
+  static std::int64_t fold(ir::op op, std::int64_t v);
+
+  // ---- expressions: variables (check_expressions.cpp) ----------------------------------------
+
+  expr identifier(const std::string& name, ast::span where);
+  expr variable_ref(std::uint32_t id, ast::span where);
+  std::uint32_t new_variable(std::string name, ir::scope s, type t, std::vector<type> keys = {});
+  expr member(const ast::node_ptr& n, const type* assigned);
+  expr index(const ast::node_ptr& n, const type* assigned);
+  static bool is_lvalue_kind(const ast::node_ptr& n);
+  expr lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned);
+
+  // ---- expressions: operators and calls (check_expressions.cpp) ------------------------------
+
+  static std::string op_message(const std::string& op, const char* what) { return "operator " + op + " " + what; }
+  expr value(const ast::node_ptr& n);
+  expr call(const ast::node_ptr& n);
+  expr prefix(const ast::node_ptr& n);
+  expr increment(const ast::node_ptr& n, bool is_prefix);
+  expr assign(const ast::node_ptr& n);
+  expr binary(const ast::node_ptr& n);
+  expr conditional(const ast::node_ptr& n);
+
+  // ---- state -----------------------------------------------------------------------------------
+
+  const source_file& source_;
+  compile_options options_;
+  compile_result result_;
+  std::vector<bool> referenced_;
+  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_, declared_clause_locals_;
+  std::map<std::string, std::uint32_t> aggregation_ids_;
+  std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
+  std::vector<std::uint32_t> aggregation_lines_;
+  std::vector<std::vector<type>> aggregation_key_types_;
+};
+
+}  // namespace dtpp::d::detail

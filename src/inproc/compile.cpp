@@ -1,0 +1,724 @@
+// The in-process engine's compiler: a clause to closures, resolved once for one probe, so that a
+// firing neither walks the expression tree nor compares operator names.
+
+#include <execinfo.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+
+#include "state.hpp"
+
+namespace dtpp::inproc::detail {
+
+using ir::expr;
+using kind_t = ir::expr::kind_t;
+
+inline std::uint64_t now(clockid_t clock) {
+  timespec ts{};
+  ::clock_gettime(clock, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+// Reads a C string of this process without faulting on a bad address.
+inline std::optional<std::string> read_string(std::uint64_t address, std::size_t limit) {
+  std::string out;
+  char chunk[256];
+  while (out.size() < limit) {
+    const auto want = std::min(sizeof chunk, limit - out.size());
+    iovec local{chunk, want};
+    iovec remote{reinterpret_cast<void*>(address + out.size()), want};
+    const auto got = ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0);
+    if (got <= 0) return out.empty() ? std::nullopt : std::optional<std::string>(out);
+    const auto* nul = static_cast<const char*>(std::memchr(chunk, '\0', static_cast<std::size_t>(got)));
+    out.append(chunk, nul ? static_cast<std::size_t>(nul - chunk) : static_cast<std::size_t>(got));
+    if (nul) break;
+  }
+  return out;
+}
+
+inline void put(std::vector<std::byte>& data, const ir::record& r, const value& v,
+                const ir::type& t) {
+  if (r.offset + r.size > data.size()) return;
+  auto* at = data.data() + r.offset;
+  if (t.is_string()) {
+    std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size > 0 ? r.size - 1 : 0));
+  } else if (t.is_stack()) {
+    std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size));
+  } else {
+    const auto bits = static_cast<std::uint64_t>(v.i);
+    std::memcpy(at, &bits, std::min<std::size_t>(r.size, 8));  // little-endian: low bytes first
+  }
+}
+
+// A ustack() record of `size` bytes: this process's id, then the return addresses from the code
+// that fired the probe outwards (the engine's own frames left out), ended by a zero when fewer
+// than fit. Only the id when the probe fired on one of the engine's threads.
+inline std::string user_stack(const void* caller, std::size_t size) {
+  static_assert(sizeof(void*) == 8, "a record's frames are 8-byte words, as backtrace()'s are here");
+  std::string bytes(size, '\0');
+  const auto pid = static_cast<std::uint64_t>(::getpid());
+  std::memcpy(bytes.data(), &pid, sizeof pid);
+  if (!caller) return bytes;
+  const std::size_t room = size / 8 - 1;
+  std::vector<void*> pcs;
+  // backtrace() starts here: room enough for the engine's frames, twice as much if they were not.
+  for (std::size_t capacity = room + 64; capacity <= room + 4096; capacity *= 2) {
+    pcs.resize(capacity);
+    const int n = ::backtrace(pcs.data(), static_cast<int>(capacity));
+    const auto end = pcs.begin() + n;
+    const auto first = std::find(pcs.begin(), end, caller);
+    if (first != end) {
+      const auto count = std::min<std::size_t>(room, static_cast<std::size_t>(end - first));
+      std::memcpy(bytes.data() + 8, &*first, 8 * count);
+      return bytes;
+    }
+    if (static_cast<std::size_t>(n) < capacity) break;  // the whole stack, and the caller is not on it
+  }
+  return bytes;
+}
+
+// ---- operators and subroutines, each chosen once by name ---------------------------------------
+
+inline std::int64_t divide(bool quotient, std::int64_t a, std::int64_t b, bool is_signed) {
+  if (b == 0) throw fault_signal{"divide-by-zero", fault_divide_by_zero, 0};
+  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+  if (is_signed) {
+    if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
+    return quotient ? a / b : a % b;
+  }
+  return static_cast<std::int64_t>(quotient ? ua / ub : ua % ub);
+}
+
+// An integer operator (add for `+` and `+=` ...): in 64 bits, signedness from the operation's
+// type. Any other operator yields its right operand.
+using arithmetic_fn = std::int64_t (*)(std::int64_t a, std::int64_t b, bool is_signed);
+inline arithmetic_fn arithmetic_of(ir::op op) {
+  using u = std::uint64_t;
+  using i = std::int64_t;
+  switch (op) {
+    case ir::op::add: return [](i a, i b, bool) { return static_cast<i>(u(a) + u(b)); };
+    case ir::op::subtract: return [](i a, i b, bool) { return static_cast<i>(u(a) - u(b)); };
+    case ir::op::multiply: return [](i a, i b, bool) { return static_cast<i>(u(a) * u(b)); };
+    case ir::op::divide: return [](i a, i b, bool s) { return divide(true, a, b, s); };
+    case ir::op::modulo: return [](i a, i b, bool s) { return divide(false, a, b, s); };
+    case ir::op::bit_and: return [](i a, i b, bool) { return a & b; };
+    case ir::op::bit_or: return [](i a, i b, bool) { return a | b; };
+    case ir::op::bit_xor: return [](i a, i b, bool) { return a ^ b; };
+    case ir::op::shift_left: return [](i a, i b, bool) { return static_cast<i>(u(a) << (u(b) & 63)); };
+    case ir::op::shift_right:
+      return [](i a, i b, bool s) { return s ? a >> (u(b) & 63) : static_cast<i>(u(a) >> (u(b) & 63)); };
+    case ir::op::equal:
+    case ir::op::not_equal:
+    case ir::op::less:
+    case ir::op::less_equal:
+    case ir::op::greater:
+    case ir::op::greater_equal:
+    case ir::op::logical_and:
+    case ir::op::logical_or:
+    case ir::op::logical_xor:
+    case ir::op::negate:
+    case ir::op::plus:
+    case ir::op::logical_not:
+    case ir::op::complement:
+    case ir::op::assign:
+    case ir::op::increment:
+    case ir::op::decrement:
+      break;
+  }
+  return [](i, i b, bool) { return b; };
+}
+
+// Calls make(comparison) with the function object a comparison operator names, or returns
+// nullopt for an operator that compares nothing.
+template <class Make>
+std::optional<compiled_expr> with_comparison(ir::op op, Make make) {
+  switch (op) {
+    case ir::op::equal: return make(std::equal_to<>{});
+    case ir::op::not_equal: return make(std::not_equal_to<>{});
+    case ir::op::less: return make(std::less<>{});
+    case ir::op::less_equal: return make(std::less_equal<>{});
+    case ir::op::greater: return make(std::greater<>{});
+    case ir::op::greater_equal: return make(std::greater_equal<>{});
+    case ir::op::add:
+    case ir::op::subtract:
+    case ir::op::multiply:
+    case ir::op::divide:
+    case ir::op::modulo:
+    case ir::op::bit_and:
+    case ir::op::bit_or:
+    case ir::op::bit_xor:
+    case ir::op::shift_left:
+    case ir::op::shift_right:
+    case ir::op::logical_and:
+    case ir::op::logical_or:
+    case ir::op::logical_xor:
+    case ir::op::negate:
+    case ir::op::plus:
+    case ir::op::logical_not:
+    case ir::op::complement:
+    case ir::op::assign:
+    case ir::op::increment:
+    case ir::op::decrement:
+      break;
+  }
+  return std::nullopt;
+}
+
+// D's subroutines over their evaluated arguments (at most three); strsize bounds the strings
+// they return.
+using subroutine_fn = value (*)(std::span<const value> a, std::size_t strsize);
+inline value clip(std::string s, std::size_t strsize) {
+  if (s.size() >= strsize) s.resize(strsize - 1);
+  return {0, std::move(s)};
+}
+inline std::string without_trailing_slashes(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+inline std::string from(const std::string& s, std::size_t at) {
+  return at == std::string::npos ? std::string() : s.substr(at);
+}
+inline std::int64_t position(std::size_t at) {
+  return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
+}
+inline subroutine_fn subroutine_of(ir::subroutine f) {
+  using args = std::span<const value>;
+  using size = std::size_t;
+  using id = ir::subroutine;
+  switch (f) {
+    case id::strlen:
+      return [](args a, size) { return value{static_cast<std::int64_t>(a[0].s.size()), {}}; };
+    case id::strjoin:
+      return [](args a, size n) { return clip(a[0].s + a[1].s, n); };
+    case id::substr:
+      return [](args a, size n) {
+        const auto len = static_cast<std::int64_t>(a[0].s.size());
+        auto start = a[1].i < 0 ? std::max<std::int64_t>(len + a[1].i, 0) : std::min(a[1].i, len);
+        auto length = a.size() > 2 ? a[2].i : len;
+        if (length < 0) length = std::max<std::int64_t>(len + length - start, 0);
+        return clip(a[0].s.substr(static_cast<size>(start), static_cast<size>(length)), n);
+      };
+    case id::strchr:
+      return [](args a, size) {
+        return value{0, from(a[0].s, a[0].s.find(static_cast<char>(a[1].i)))};
+      };
+    case id::strrchr:
+      return [](args a, size) {
+        return value{0, from(a[0].s, a[0].s.rfind(static_cast<char>(a[1].i)))};
+      };
+    case id::strstr:
+      return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
+    case id::index:
+      return [](args a, size) {
+        const size start = a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : 0;
+        return value{position(a[0].s.find(a[1].s, start)), {}};
+      };
+    case id::rindex:
+      return [](args a, size) {
+        const size start =
+            a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : std::string::npos;
+        return value{position(a[0].s.rfind(a[1].s, start)), {}};
+      };
+    case id::lltostr:
+      return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
+    case id::basename:
+      return [](args a, size) {
+        const auto s = without_trailing_slashes(a[0].s);
+        const auto slash = s.rfind('/');
+        return value{0, slash == std::string::npos ? s : s.substr(slash + 1)};
+      };
+    case id::dirname:
+      return [](args a, size) {
+        const auto s = without_trailing_slashes(a[0].s);
+        const auto slash = s.rfind('/');
+        if (slash == std::string::npos) return value{0, "."};
+        return value{0, slash == 0 ? "/" : s.substr(0, slash)};
+      };
+    case id::copyinstr:
+      return [](args a, size n) {
+        const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
+        auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, n - 1));
+        if (!s) {
+          char what[64];
+          std::snprintf(what, sizeof what, "invalid address (0x%llx)",
+                        static_cast<unsigned long long>(a[0].i));
+          throw fault_signal{what, fault_bad_address, a[0].i};
+        }
+        return value{0, std::move(*s)};
+      };
+    case id::rand:
+      return [](args, size) {
+        thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
+        return value{static_cast<std::int32_t>(generator()), {}};
+      };
+    // Not run in-process: strtok and progenyof yield 0; stack() and ustack() are taken by
+    // their type before, and an action used as a value never passes the checker.
+    case id::strtok:
+    case id::progenyof:
+    case id::stack:
+    case id::ustack:
+    case id::action:
+      break;
+  }
+  return [](args, size) { return value{}; };
+}
+
+// A key record from a D value: strings as they are, integers cut to the key's size.
+inline void set_record(agg::record& r, const agg::key_type& type, const value& v) {
+  r.type = type;
+  if (type.holds_bytes()) {
+    r.string.assign(v.s);
+    r.integer = 0;
+  } else {
+    r.string.clear();
+    r.integer = static_cast<std::uint64_t>(v.i) &
+                (type.size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * type.size)) - 1);
+  }
+}
+
+// The key of an update whose keys change from firing to firing, in keys reused per thread, one
+// per key count: no allocation once their strings have grown.
+inline const agg::dynamic_key& evaluated_key(runner& r, const std::vector<compiled_expr>& keys,
+                                             const std::vector<agg::key_type>& types) {
+  thread_local std::vector<agg::dynamic_key> scratch;
+  if (scratch.size() <= keys.size()) scratch.resize(keys.size() + 1);
+  auto& key = scratch[keys.size()];
+  key.records.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) set_record(key.records[i], types[i], keys[i](r));
+  return key;
+}
+
+// The rows of fixed keys this thread updated lately, by compiled aggregate statement: such an
+// update finds its row without a lookup. Statement ids are never reused, so an entry left by an
+// engine since destroyed is never read.
+struct cached_row {
+  std::uint64_t step = 0;
+  std::uint64_t* words = nullptr;
+};
+inline thread_local cached_row row_cache[64] = {};  // constant-initialized: no guard
+inline std::uint64_t next_step() {
+  static std::atomic<std::uint64_t> id{1};
+  return id++;
+}
+inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
+                                const agg::dynamic_key& key, std::uint64_t hash) {
+  auto& cached = row_cache[step % std::size(row_cache)];
+  if (cached.step != step) [[unlikely]]
+    cached = {step, a.words(key, hash)};
+  return a.current(cached.words);
+}
+
+// ---- the compiler -----------------------------------------------------------------------------
+
+// Compiles the clauses of one probe. The closures hold what they need by value, or point into the
+// engine's state (the program, the aggregations), which outlives them.
+class compiler {
+ public:
+  compiler(engine::state& st, const bound_probe& probe) : st_(st), probe_(probe) {}
+
+  compiled_clause clause(const ir::clause& c) {
+    compiled_clause out;
+    out.clause = &c;
+    out.needs_lock = needs_lock(c);
+    if (c.predicate) out.predicate = truth(*c.predicate);
+    for (const auto& s : c.statements) out.statements.push_back(statement(s));
+    return out;
+  }
+
+ private:
+  // Whether a clause touches state shared across threads.
+  bool needs_lock(const ir::clause& c) const {
+    bool shared = c.default_action;
+    const auto visit = [&](const auto& self, const expr& e) -> void {
+      if (e.kind == kind_t::variable && st_.program.variables[e.index].where != ir::scope::clause)
+        shared = true;
+      for (const auto& k : e.kids) self(self, k);
+    };
+    if (c.predicate) visit(visit, *c.predicate);
+    for (const auto& s : c.statements) {
+      if (!s.records.empty()) shared = true;
+      for (const auto& e : s.args) visit(visit, e);
+      for (const auto& e : s.keys) visit(visit, e);
+    }
+    return shared;
+  }
+
+  compiled_step statement(const ir::statement& s) {
+    switch (s.kind) {
+      case ir::action::expression:
+        return [x = compile(s.args[0])](runner& r) {
+          (void)x(r);
+          return false;
+        };
+      case ir::action::aggregate:
+        return aggregate(s);
+      case ir::action::printa:
+      case ir::action::clear:
+      case ir::action::denormalize:
+        return [&s](runner& r) {
+          for (std::size_t i = 0; i < s.records.size(); ++i) {
+            const auto id = s.kind == ir::action::printa ? s.aggregations[i] : s.aggregation;
+            put(r.record, s.records[i], {id, {}}, s.records[i].t);
+          }
+          return true;
+        };
+      case ir::action::trunc:
+      case ir::action::normalize: {
+        compiled_expr n = s.records.size() > 1 ? compile(s.args[0]) : compiled_expr();
+        return [&s, n](runner& r) {
+          put(r.record, s.records[0], {s.aggregation, {}}, s.records[0].t);
+          if (n) put(r.record, s.records[1], n(r), s.records[1].t);
+          return true;
+        };
+      }
+      case ir::action::exit:
+        return [&s, status = compile(s.args[0])](runner& r) {
+          const auto v = status(r);
+          put(r.record, s.records[0], v, s.records[0].t);
+          r.st.status.store(static_cast<int>(v.i), std::memory_order_relaxed);
+          r.st.exited.store(true, std::memory_order_release);
+          return true;
+        };
+      case ir::action::setopt:
+        return [](runner&) { return true; };  // a record, for the consumer to carry out
+      case ir::action::stack:
+      case ir::action::ustack:
+      case ir::action::trace:
+      case ir::action::printf: {
+        std::vector<compiled_expr> args;
+        for (const auto& a : s.args) args.push_back(compile(a));
+        return [&s, args](runner& r) {
+          for (std::size_t i = 0; i < args.size(); ++i)
+            put(r.record, s.records[i], args[i](r), s.args[i].t);
+          return true;
+        };
+      }
+    }
+    return [](runner&) { return false; };
+  }
+
+  // The aggregation's function is resolved to its policy here; keys that are the same at every
+  // firing of this probe (`@[probename]`, `@["reads"]`, none at all) are built and hashed here
+  // too, so that such an update only evaluates its arguments and takes its row from fixed_row().
+  compiled_step aggregate(const ir::statement& s) {
+    auto* a = st_.aggregations[s.aggregation - 1].get();
+    const auto types = a->desc().keys;
+    const bool all_fixed = std::all_of(s.keys.begin(), s.keys.end(),
+                                       [&](const expr& k) { return fixed(k).has_value(); });
+    agg::dynamic_key fixed_key;
+    std::vector<compiled_expr> keys;  // evaluated at each firing unless every key is fixed
+    for (std::size_t i = 0; i < s.keys.size(); ++i) {
+      if (all_fixed)
+        set_record(fixed_key.records.emplace_back(), types[i], *fixed(s.keys[i]));
+      else
+        keys.push_back(compile(s.keys[i]));
+    }
+    const auto fixed_hash = agg::dynamic_aggregation::hash(fixed_key);
+    compiled_expr x = s.args.empty() ? compiled_expr() : compile(s.args[0]);
+    compiled_expr incr = s.args.size() > 1 ? compile(s.args[1]) : compiled_expr();
+    return a->desc().fn.visit([&](const auto& fn) -> compiled_step {
+      return [a, fn, types, keys, fixed_key, fixed_hash, step = next_step(), x, incr](runner& r) {
+        const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types);
+        const std::int64_t value = x ? x(r).i : 0;
+        const std::int64_t by = incr ? incr(r).i : 1;
+        fn.add(key ? a->words(*key, agg::dynamic_aggregation::hash(*key))
+                   : fixed_row(*a, step, fixed_key, fixed_hash),
+               value, by);
+        return false;
+      };
+    });
+  }
+
+  // ---- expressions ---------------------------------------------------------------------------
+
+  // The value of an expression that is the same at every firing of this probe: literals, the
+  // probe's names and id, the executable's name, and casts of these.
+  std::optional<value> fixed(const expr& e) const {
+    using ir::builtin;
+    switch (e.kind) {
+      case kind_t::constant:
+        return value{e.value, {}};
+      case kind_t::string:
+        return value{0, e.text};
+      case kind_t::cast:
+        if (const auto v = fixed(e.kids[0])) return value{ir::fit(v->i, e.t), {}};
+        return std::nullopt;
+      case kind_t::builtin:
+        switch (static_cast<builtin>(e.index)) {
+          case builtin::execname:
+            return value{0, st_.execname};
+          case builtin::probeprov:
+            return value{0, probe_.info.provider};
+          case builtin::probemod:
+            return value{0, probe_.info.module};
+          case builtin::probefunc:
+            return value{0, probe_.info.function};
+          case builtin::probename:
+            return value{0, probe_.info.name};
+          case builtin::epid:
+            return value{0, {}};
+          case builtin::id:
+            return value{probe_.info.id, {}};
+          default:
+            return std::nullopt;
+        }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  compiled_step truth(const expr& e) {
+    if (e.t.is_string())
+      return [x = compile(e)](runner& r) {
+        (void)x(r);
+        return true;
+      };
+    return [x = compile(e)](runner& r) { return x(r).i != 0; };
+  }
+
+  compiled_expr compile(const expr& e) {
+    if (const auto v = fixed(e)) return [v = *v](runner&) { return v; };
+    switch (e.kind) {
+      case kind_t::builtin:
+        return builtin_value(e);
+      case kind_t::variable: {
+        const auto v = variable(e);
+        return [v](runner& r) { return v.load(r); };
+      }
+      case kind_t::unary: {
+        auto x = compile(e.kids[0]);
+        if (e.operation == ir::op::logical_not) {
+          if (e.kids[0].t.is_string())
+            return [x](runner& r) {
+              (void)x(r);
+              return value{0, {}};
+            };
+          return [x](runner& r) { return value{x(r).i == 0, {}}; };
+        }
+        // D computes in 64 bits; only stores, casts and records narrow a value to its type.
+        if (e.operation == ir::op::negate)
+          return [x](runner& r) {
+            return value{static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x(r).i)), {}};
+          };
+        if (e.operation == ir::op::complement) return [x](runner& r) { return value{~x(r).i, {}}; };
+        return [x](runner& r) { return value{x(r).i, {}}; };
+      }
+      case kind_t::binary:
+        return binary(e);
+      case kind_t::conditional:
+        return [c = truth(e.kids[0]), a = compile(e.kids[1]), b = compile(e.kids[2])](runner& r) {
+          return c(r) ? a(r) : b(r);
+        };
+      case kind_t::assign: {
+        const auto target = variable(e.kids[0]);
+        auto x = compile(e.kids[1]);
+        const auto t = e.t;
+        if (e.operation == ir::op::assign)
+          return [target, x, t](runner& r) {
+            auto v = x(r);
+            if (!t.is_string()) v.i = ir::fit(v.i, t);
+            target.store(r, v);
+            return v;
+          };
+        return [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
+          auto v = x(r);
+          v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
+          target.store(r, v);
+          return v;
+        };
+      }
+      case kind_t::increment:
+        return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
+                prefix = e.value != 0](runner& r) {
+          const auto old = target.load(r);
+          const auto updated = value{ir::fit(old.i + step, t), {}};
+          target.store(r, updated);
+          return prefix ? updated : old;
+        };
+      case kind_t::cast:
+        return [x = compile(e.kids[0]), t = e.t](runner& r) {
+          return value{ir::fit(x(r).i, t), {}};
+        };
+      case kind_t::stringof:
+        if (e.kids[0].t.is_string())
+          return [x = compile(e.kids[0])](runner& r) { return value{0, x(r).s}; };
+        return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
+      case kind_t::call: {
+        if (e.t.kind == ir::type::category::ustack)
+          return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
+        // The kernel's stack: there is none under a probe fired in user space.
+        if (e.t.kind == ir::type::category::stack) return [size = e.t.size](runner&) { return value{0, std::string(size, '\0')}; };
+        std::vector<compiled_expr> args;
+        for (const auto& k : e.kids) args.push_back(compile(k));
+        if (args.size() > 3)
+          throw engine_error("subroutine " + std::string(ir::name(e.function)) + "() takes at most 3 arguments");
+        const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
+        return [args, strsize, f = subroutine_of(e.function)](runner& r) {
+          std::array<value, 3> a;
+          for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i](r);
+          return f(std::span<const value>(a.data(), args.size()), strsize);
+        };
+      }
+      case kind_t::constant:
+      case kind_t::string:
+        break;  // fixed() took them
+    }
+    return [](runner&) { return value{}; };
+  }
+
+  compiled_expr builtin_value(const expr& e) {
+    using ir::builtin;
+    switch (static_cast<builtin>(e.index)) {
+      case builtin::arg:
+        return [n = static_cast<std::size_t>(e.value)](runner& r) {
+          return value{n < r.args.size() ? r.args[n] : 0, {}};
+        };
+      case builtin::timestamp:
+        return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_MONOTONIC)), {}}; };
+      case builtin::vtimestamp:
+        return [](runner&) {
+          return value{static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID)), {}};
+        };
+      case builtin::walltimestamp:
+        return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_REALTIME)), {}}; };
+      case builtin::pid:
+        return [](runner&) { return value{::getpid(), {}}; };
+      case builtin::ppid:
+        return [](runner&) { return value{::getppid(), {}}; };
+      case builtin::tid:
+        return [](runner&) { return value{::gettid(), {}}; };
+      case builtin::uid:
+        return [](runner&) { return value{::getuid(), {}}; };
+      case builtin::gid:
+        return [](runner&) { return value{::getgid(), {}}; };
+      case builtin::cpu:
+        return [](runner& r) { return value{r.cpu(), {}}; };
+      default:
+        return [](runner&) { return value{}; };
+    }
+  }
+
+  compiled_expr binary(const expr& e) {
+    const auto op = e.operation;
+    if (op == ir::op::logical_and)
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) && b(r), {}};
+      };
+    if (op == ir::op::logical_or)
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) || b(r), {}};
+      };
+    if (op == ir::op::logical_xor)
+      return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
+        return value{a(r) != b(r), {}};
+      };
+    auto a = compile(e.kids[0]);
+    auto b = compile(e.kids[1]);
+    if (e.kids[0].t.is_string()) {
+      const auto compared = with_comparison(op, [&](auto holds) -> compiled_expr {
+        return [a, b, holds](runner& r) {
+          const auto x = a(r);
+          const auto y = b(r);
+          return value{holds(x.s.compare(y.s), 0), {}};
+        };
+      });
+      // Strings only compare; the checker allows nothing else.
+      return compared ? *compared : [](runner&) { return value{}; };
+    }
+    const bool is_signed = e.kids[0].t.is_signed;
+    const auto compared = with_comparison(op, [&](auto holds) -> compiled_expr {
+      return [a, b, holds, is_signed](runner& r) {
+        const auto x = a(r).i;
+        const auto y = b(r).i;
+        return value{is_signed
+                         ? holds(x, y)
+                         : holds(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)),
+                     {}};
+      };
+    });
+    if (compared) return *compared;
+    return [a, b, op = arithmetic_of(op), is_signed = e.t.is_signed](runner& r) {
+      const auto x = a(r).i;
+      const auto y = b(r).i;
+      return value{op(x, y, is_signed), {}};
+    };
+  }
+
+  // A D variable, read and written where its scope keeps it.
+  struct variable_ref {
+    std::uint32_t index = 0;
+    ir::scope where = ir::scope::global;
+    bool is_string = false;
+    bool keyed = false;  // an associative array
+    std::vector<compiled_expr> keys;
+    std::vector<bool> key_is_string;
+
+    value load(runner& r) const {
+      if (where == ir::scope::clause) return r.locals[index];
+      if (where == ir::scope::global && !keyed) {
+        if (r.st.globals.size() <= index) return {};
+        return r.st.globals[index];
+      }
+      const auto it = r.st.variables.find(element(r));
+      return it == r.st.variables.end() ? value{} : it->second;
+    }
+
+    void store(runner& r, value x) const {
+      if (where == ir::scope::clause) {
+        r.locals[index] = std::move(x);
+      } else if (where == ir::scope::global && !keyed) {
+        if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
+        r.st.globals[index] = std::move(x);
+      } else {
+        // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables.
+        const auto k = element(r);
+        if ((is_string && x.s.empty()) || (!is_string && x.i == 0))
+          r.st.variables.erase(k);
+        else
+          r.st.variables[k] = std::move(x);
+      }
+    }
+
+    // Thread-locals are per thread; array elements per key.
+    std::string element(runner& r) const {
+      std::string k = std::to_string(index);
+      if (where == ir::scope::thread) k += "@" + std::to_string(::gettid());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto kv = keys[i](r);
+        k += key_is_string[i] ? "|s" + kv.s : "|i" + std::to_string(kv.i);
+        k.push_back('\0');
+      }
+      return k;
+    }
+  };
+
+  variable_ref variable(const expr& e) {
+    const auto& v = st_.program.variables[e.index];
+    variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {}};
+    for (const auto& k : e.kids) {
+      out.keys.push_back(compile(k));
+      out.key_is_string.push_back(k.t.is_string());
+    }
+    return out;
+  }
+
+  engine::state& st_;
+  const bound_probe& probe_;
+};
+
+
+compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c) {
+  return compiler(st, probe).clause(c);
+}
+
+}  // namespace dtpp::inproc::detail

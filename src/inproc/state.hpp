@@ -1,0 +1,184 @@
+// What the in-process engine's files share (src/inproc: sites, compile, engine): a D value, the
+// probes bound and their clauses compiled, the engine's state, and the runner of one firing.
+#pragma once
+
+#include <sched.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dtpp/inproc/engine.hpp"
+#include "dtpp/inproc/probe.hpp"
+
+namespace dtpp::inproc {
+
+namespace detail {
+
+// A D value while a clause runs: an integer (its bits) or a string.
+struct value {
+  std::int64_t i = 0;
+  std::string s;  // a string, or a stack record's bytes
+};
+
+// A fault stops the clause; the engine reports it as DTrace's ERROR probe would.
+struct fault_signal {
+  std::string what;
+  std::int64_t code = 0;   ///< DTrace's DTRACEFLT_* number
+  std::int64_t value = 0;  ///< the faulting address or value
+};
+inline constexpr std::int64_t fault_bad_address = 1;  // DTRACEFLT_BADADDR
+inline constexpr std::int64_t fault_divide_by_zero = 4;  // DTRACEFLT_DIVZERO
+
+class runner;
+
+// A clause compiled for one probe: closures resolved once, when the engine is made, so that a
+// firing neither walks the expression tree nor compares operator names.
+using compiled_expr = std::function<value(runner&)>;
+using compiled_step = std::function<bool(runner&)>;  // statement: true when it added data
+
+struct compiled_clause {
+  const ir::clause* clause = nullptr;
+  bool needs_lock = false;  // touches state shared across threads: runs under the engine's lock
+  compiled_step predicate;  // empty when the clause has none
+  std::vector<compiled_step> statements;
+};
+
+struct bound_probe {
+  enum class kind : std::uint8_t { begin, end, error, tick, profile, site } type = kind::begin;
+  probe_info info;
+  std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names
+  std::uint64_t period = 0;            // tick/profile
+  probe_site* site = nullptr;
+};
+
+}  // namespace detail
+
+struct engine::state {
+  ir::program program;
+  engine_options options;
+  std::vector<detail::bound_probe> probes;
+  std::vector<std::unique_ptr<agg::dynamic_aggregation>> aggregations;
+
+  std::mutex mutex;  // variables, the buffer, faults
+  std::vector<detail::value> globals;
+  std::map<std::string, detail::value> variables;  // thread-locals and array elements
+  std::vector<firing> buffer;
+  std::size_t buffered_bytes = 0;
+  std::atomic<std::uint64_t> drops{0};
+  std::uint64_t drops_reported = 0;  // take_drops()' mark
+  std::vector<fault> faults;
+
+  std::atomic<bool> exited{false};
+  std::atomic<int> status{0};
+  bool started = false;
+  bool ended = false;
+
+  std::mutex timer_mutex;
+  std::condition_variable timer_wake;
+  bool timers_stopping = false;
+  std::vector<std::thread> timers;
+  std::vector<probe_info> infos;
+
+  std::string execname;
+};
+
+namespace detail {
+
+// One firing of a probe: its arguments, clause-local variables and the record being built, which
+// the compiled clauses read and write.
+class runner {
+ public:
+  /// The CPU the calling thread runs on, looked up only when a clause needs it.
+  static constexpr std::uint32_t this_cpu = UINT32_MAX;
+
+  /// `caller` is where the code that fired the probe goes on once it returns (what ustack()
+  /// starts from); none for the engine's own timer threads.
+  runner(engine::state& state, const bound_probe& probe, std::span<const std::int64_t> arguments,
+         std::uint32_t cpu, const void* caller = nullptr)
+      : st(state), args(arguments), caller(caller), probe_(probe), cpu_(cpu) {}
+
+  // Runs the clauses of the probe, in program order.
+  void run() {
+    const bool is_end = probe_.type == bound_probe::kind::end;
+    for (const auto& c : probe_.compiled) {
+      if (st.exited.load(std::memory_order_relaxed) && !is_end &&
+          probe_.type != bound_probe::kind::error)
+        return;
+      locals.clear();
+      std::unique_lock<std::mutex> lock(st.mutex, std::defer_lock);
+      if (c.needs_lock) lock.lock();
+      try {
+        if (c.predicate && !c.predicate(*this)) continue;
+        record.assign(c.clause->data_size, std::byte{0});
+        bool output = c.clause->default_action;
+        for (const auto& s : c.statements) output |= s(*this);
+        if (output) emit(*c.clause);
+      } catch (const fault_signal& f) {
+        if (!lock.owns_lock()) lock.lock();
+        st.faults.push_back({c.clause->id, probe_.info.id, f.what});
+        lock.unlock();
+        if (probe_.type != bound_probe::kind::error) error_probe(*c.clause, f);
+      }
+    }
+  }
+
+  std::uint32_t cpu() {
+    if (cpu_ == this_cpu) {
+      const int c = ::sched_getcpu();
+      cpu_ = c < 0 ? 0 : static_cast<std::uint32_t>(c);
+    }
+    return cpu_;
+  }
+
+  engine::state& st;
+  std::span<const std::int64_t> args;
+  const void* caller;
+  std::map<std::uint32_t, value> locals;
+  std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
+
+ private:
+  // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
+  // arg4 the fault code, arg5 the faulting value.
+  void error_probe(const ir::clause& clause, const fault_signal& f) {
+    for (const auto& b : st.probes)
+      if (b.type == bound_probe::kind::error) {
+        const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
+        runner(st, b, error_args, cpu_, caller).run();
+      }
+  }
+
+  void emit(const ir::clause& clause) {
+    const std::size_t cost = record.size() + 16;
+    if (st.buffered_bytes + cost > st.options.bufsize) {
+      st.drops.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    st.buffered_bytes += cost;
+    st.buffer.push_back({clause.id, probe_.info.id, cpu(), record});
+  }
+
+  const bound_probe& probe_;
+  std::uint32_t cpu_;
+};
+
+// Compiles one clause for one probe (compile.cpp).
+compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c);
+
+// The process's DTPP_PROBE sites handed to an engine's program, once its BEGIN has run, and taken
+// back, once no firing is under way in it (sites.cpp).
+void attach_sites(engine::state& st);
+void detach_sites(engine::state& st);
+
+}  // namespace detail
+
+}  // namespace dtpp::inproc
