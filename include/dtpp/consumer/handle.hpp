@@ -151,7 +151,7 @@ inline constexpr std::int64_t option_unset = -2;
 
 /// A run-time option, one getopt() reads: DTrace 2.0's (dt_options.c) and the illumos display
 /// options dtpp prints. `dynamic` ones may change while tracing; `initial` is DTrace's default
-/// (docs/design DTRACE.md f.3: Linux DTrace's where the two differ).
+/// (Linux DTrace's where the two DTraces differ: docs/design.md, decision 10).
 struct runtime_option {
   std::string_view name;
   bool dynamic = false;
