@@ -1,7 +1,9 @@
-# cmake -DPROGRAM=... -DACTUAL=file [-DEXPECTED=file] [-DARGS=a;b] -P this
+# cmake -DPROGRAM=... -DACTUAL=file [-DEXPECTED=file | -DEXPECTED_REGEX=file] [-DARGS=a;b] -P this
 #
 # Runs PROGRAM (with the arguments ARGS) with its standard output in ACTUAL; fails if it exits non-zero, and, when
-# EXPECTED is given, fails with a unified diff unless ACTUAL and EXPECTED are byte for byte equal.
+# EXPECTED is given, fails with a unified diff unless ACTUAL and EXPECTED are byte for byte equal; when
+# EXPECTED_REGEX is given, fails unless the whole of ACTUAL matches the CMake regular expression in that file
+# (for output whose shape is known but not every line, such as one line per CPU of the machine).
 foreach(var IN ITEMS PROGRAM ACTUAL)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "compare_output.cmake: -D${var}=... is required")
@@ -18,6 +20,15 @@ if(NOT result EQUAL 0)
   file(READ "${ACTUAL}" output)
   message("standard output of ${PROGRAM}:\n${output}")
   message(FATAL_ERROR "${PROGRAM} exited with ${result}")
+endif()
+if(EXPECTED_REGEX)
+  file(READ "${EXPECTED_REGEX}" regex)
+  file(READ "${ACTUAL}" output)
+  if(NOT output MATCHES "^${regex}$")
+    message("standard output of ${PROGRAM}:\n${output}")
+    message(FATAL_ERROR "the output of ${PROGRAM} does not match ${EXPECTED_REGEX}")
+  endif()
+  return()
 endif()
 if(NOT EXPECTED)
   return()

@@ -670,7 +670,7 @@ class builder {
         return at;
       }
       case kind_t::assign: {
-        if (e.text != "=") break;
+        if (e.operation != ir::op::assign) break;
         const auto from = eval_string(e.kids[1], depth);
         const auto& v = p_.variables[e.kids[0].index];
         if (!in_map(v)) {
@@ -697,10 +697,34 @@ class builder {
       case kind_t::stringof:
         if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
         break;
-      case kind_t::call:
-        if (e.text == "copyinstr") return copyinstr(e, depth);
-        break;
+      case kind_t::call: return string_call(e, depth);
       default: break;
+    }
+    refuse(e);
+  }
+
+  // The subroutines with a string result that the kernel engine runs.
+  place string_call(const expr& e, int depth) {
+    switch (e.function) {
+      case ir::subroutine::copyinstr: return copyinstr(e, depth);
+      case ir::subroutine::strlen:
+      case ir::subroutine::strjoin:
+      case ir::subroutine::substr:
+      case ir::subroutine::strchr:
+      case ir::subroutine::strrchr:
+      case ir::subroutine::strstr:
+      case ir::subroutine::strtok:
+      case ir::subroutine::index:
+      case ir::subroutine::rindex:
+      case ir::subroutine::lltostr:
+      case ir::subroutine::basename:
+      case ir::subroutine::dirname:
+      case ir::subroutine::rand:
+      case ir::subroutine::progenyof:
+      case ir::subroutine::stack:
+      case ir::subroutine::ustack:
+      case ir::subroutine::action:
+        break;
     }
     refuse(e);
   }
@@ -765,7 +789,7 @@ class builder {
   // ---- integer expressions -------------------------------------------------------------------
 
   [[noreturn]] static void refuse(const expr& e) {
-    const auto what = e.kind == kind_t::call      ? e.text + "()"
+    const auto what = e.kind == kind_t::call      ? std::string(ir::name(e.function)) + "()"
                       : e.kind == kind_t::builtin ? std::string("this built-in variable")
                                                   : std::string("this expression");
     throw error(what + " is not supported by the kernel engine yet", e.where);
@@ -893,36 +917,81 @@ class builder {
     e_.bind(done);
   }
 
-  static std::uint8_t comparison(const std::string& op, bool is_signed) {
-    if (op == "==") return BPF_JEQ;
-    if (op == "!=") return BPF_JNE;
-    if (op == "<") return is_signed ? BPF_JSLT : BPF_JLT;
-    if (op == "<=") return is_signed ? BPF_JSLE : BPF_JLE;
-    if (op == ">") return is_signed ? BPF_JSGT : BPF_JGT;
-    if (op == ">=") return is_signed ? BPF_JSGE : BPF_JGE;
+  // The jump that tests a comparison operator; 0 for any other operator.
+  static std::uint8_t comparison(ir::op op, bool is_signed) {
+    switch (op) {
+      case ir::op::equal: return BPF_JEQ;
+      case ir::op::not_equal: return BPF_JNE;
+      case ir::op::less: return is_signed ? BPF_JSLT : BPF_JLT;
+      case ir::op::less_equal: return is_signed ? BPF_JSLE : BPF_JLE;
+      case ir::op::greater: return is_signed ? BPF_JSGT : BPF_JGT;
+      case ir::op::greater_equal: return is_signed ? BPF_JSGE : BPF_JGE;
+      case ir::op::add:
+      case ir::op::subtract:
+      case ir::op::multiply:
+      case ir::op::divide:
+      case ir::op::modulo:
+      case ir::op::bit_and:
+      case ir::op::bit_or:
+      case ir::op::bit_xor:
+      case ir::op::shift_left:
+      case ir::op::shift_right:
+      case ir::op::logical_and:
+      case ir::op::logical_or:
+      case ir::op::logical_xor:
+      case ir::op::negate:
+      case ir::op::plus:
+      case ir::op::logical_not:
+      case ir::op::complement:
+      case ir::op::assign:
+      case ir::op::increment:
+      case ir::op::decrement:
+        break;
+    }
     return 0;
   }
 
-  // r0 = r0 op r1 for D's arithmetic operators (op without '=').
-  void arithmetic(std::string op, bool is_signed, int depth) {
-    if (!op.empty() && op.back() == '=' && op != "==") op.pop_back();
-    if (op == "/" || op == "%") {
-      const auto ok = e_.make_label();
-      e_.jump_if(BPF_JNE, r1, 0, ok);
-      e_.store_imm(r10, temp(depth), 0);
-      fault(fault_divide_by_zero, temp(depth));
-      e_.bind(ok);
-      // Signed division is BPF's sdiv/smod (offset 1), which also defines INT64_MIN / -1.
-      e_.alu(op == "/" ? BPF_DIV : BPF_MOD, r0, r1, is_signed ? 1 : 0);
-      return;
+  // r0 = r0 op r1 for D's arithmetic operators (a compound assignment's too); any other operator
+  // yields r1.
+  void arithmetic(ir::op op, bool is_signed, int depth) {
+    switch (op) {
+      case ir::op::divide:
+      case ir::op::modulo: {
+        const auto ok = e_.make_label();
+        e_.jump_if(BPF_JNE, r1, 0, ok);
+        e_.store_imm(r10, temp(depth), 0);
+        fault(fault_divide_by_zero, temp(depth));
+        e_.bind(ok);
+        // Signed division is BPF's sdiv/smod (offset 1), which also defines INT64_MIN / -1.
+        return e_.alu(op == ir::op::divide ? BPF_DIV : BPF_MOD, r0, r1, is_signed ? 1 : 0);
+      }
+      case ir::op::add: return e_.alu(BPF_ADD, r0, r1);
+      case ir::op::subtract: return e_.alu(BPF_SUB, r0, r1);
+      case ir::op::multiply: return e_.alu(BPF_MUL, r0, r1);
+      case ir::op::bit_and: return e_.alu(BPF_AND, r0, r1);
+      case ir::op::bit_or: return e_.alu(BPF_OR, r0, r1);
+      case ir::op::bit_xor: return e_.alu(BPF_XOR, r0, r1);
+      case ir::op::shift_left: return e_.alu(BPF_LSH, r0, r1);
+      case ir::op::shift_right: return e_.alu(is_signed ? BPF_ARSH : BPF_RSH, r0, r1);
+      case ir::op::equal:
+      case ir::op::not_equal:
+      case ir::op::less:
+      case ir::op::less_equal:
+      case ir::op::greater:
+      case ir::op::greater_equal:
+      case ir::op::logical_and:
+      case ir::op::logical_or:
+      case ir::op::logical_xor:
+      case ir::op::negate:
+      case ir::op::plus:
+      case ir::op::logical_not:
+      case ir::op::complement:
+      case ir::op::assign:
+      case ir::op::increment:
+      case ir::op::decrement:
+        break;
     }
-    struct entry { const char* op; std::uint8_t code; };
-    static const entry table[] = {{"+", BPF_ADD}, {"-", BPF_SUB}, {"*", BPF_MUL}, {"&", BPF_AND},
-                                  {"|", BPF_OR}, {"^", BPF_XOR}, {"<<", BPF_LSH}};
-    for (const auto& t : table)
-      if (op == t.op) return e_.alu(t.code, r0, r1);
-    if (op == ">>") return e_.alu(is_signed ? BPF_ARSH : BPF_RSH, r0, r1);
-    e_.mov(r0, r1);  // "="
+    e_.mov(r0, r1);
   }
 
   // r0 = the truth of e (strings are true).
@@ -941,14 +1010,14 @@ class builder {
       case kind_t::builtin: return builtin(e);
       case kind_t::variable: return load_variable(e, depth);
       case kind_t::unary: {
-        if (e.text == "!") {
+        if (e.operation == ir::op::logical_not) {
           truth(e.kids[0], depth);
           e_.mov(r1, 0);
           return compare(BPF_JEQ);
         }
         eval(e.kids[0], depth);
-        if (e.text == "-") e_.alu(BPF_NEG, r0, 0);
-        if (e.text == "~") e_.alu(BPF_XOR, r0, -1);
+        if (e.operation == ir::op::negate) e_.alu(BPF_NEG, r0, 0);
+        if (e.operation == ir::op::complement) e_.alu(BPF_XOR, r0, -1);
         return;
       }
       case kind_t::binary: return binary(e, depth);
@@ -969,11 +1038,11 @@ class builder {
           return;
         }
         eval(e.kids[1], depth);
-        if (e.text != "=") {
+        if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
           load_variable(e.kids[0], depth + 1);
           e_.load(r1, r10, temp(depth));
-          arithmetic(e.text, e.t.is_signed, depth + 1);
+          arithmetic(e.operation, e.t.is_signed, depth + 1);
         }
         e_.extend(r0, e.t.size, e.t.is_signed);
         return store_variable(e.kids[0], depth);
@@ -981,7 +1050,7 @@ class builder {
       case kind_t::increment: {
         load_variable(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
-        e_.alu(BPF_ADD, r0, e.text == "++" ? 1 : -1);
+        e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
         e_.extend(r0, e.t.size, e.t.is_signed);
         store_variable(e.kids[0], depth + 1);
         if (!e.value) e_.load(r0, r10, temp(depth));  // postfix: the old value
@@ -997,29 +1066,48 @@ class builder {
     refuse(e);
   }
 
+  // The subroutines with an integer result that the kernel engine runs.
   void call(const expr& e, int depth) {
-    if (e.text == "strlen") return string_length(eval_string(e.kids[0], depth));
-    if (e.text == "rand") {
-      e_.call(BPF_FUNC_get_prandom_u32);
-      e_.extend(r0, 4, true);
-      return;
+    switch (e.function) {
+      case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
+      case ir::subroutine::rand:
+        e_.call(BPF_FUNC_get_prandom_u32);
+        e_.extend(r0, 4, true);
+        return;
+      case ir::subroutine::strjoin:
+      case ir::subroutine::substr:
+      case ir::subroutine::strchr:
+      case ir::subroutine::strrchr:
+      case ir::subroutine::strstr:
+      case ir::subroutine::strtok:
+      case ir::subroutine::index:
+      case ir::subroutine::rindex:
+      case ir::subroutine::lltostr:
+      case ir::subroutine::copyinstr:
+      case ir::subroutine::basename:
+      case ir::subroutine::dirname:
+      case ir::subroutine::progenyof:
+      case ir::subroutine::stack:
+      case ir::subroutine::ustack:
+      case ir::subroutine::action:
+        break;
     }
     refuse(e);
   }
 
   void binary(const expr& e, int depth) {
-    const auto& op = e.text;
-    if (op == "&&" || op == "||" || op == "^^") {
+    const auto op = e.operation;
+    if (op == ir::op::logical_and || op == ir::op::logical_or || op == ir::op::logical_xor) {
       const auto done = e_.make_label();
       truth(e.kids[0], depth);
       e_.mov(r1, 0);
       compare(BPF_JNE);
-      if (op != "^^") e_.jump_if(op == "&&" ? BPF_JEQ : BPF_JNE, r0, 0, done);
+      if (op != ir::op::logical_xor) e_.jump_if(op == ir::op::logical_and ? BPF_JEQ : BPF_JNE, r0, 0, done);
       e_.store(r10, temp(depth), r0);
       truth(e.kids[1], depth + 1);
       e_.mov(r1, 0);
       compare(BPF_JNE);
-      if (op == "^^") {
+      if (op == ir::op::logical_xor) {
         e_.load(r1, r10, temp(depth));
         e_.alu(BPF_XOR, r0, r1);
       }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dtpp/consumer/source.hpp"
+#include "dtpp/engine/source.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/ir/program.hpp"
 #include "insn.hpp"

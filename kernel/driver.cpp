@@ -19,6 +19,7 @@
 #include <map>
 
 #include "codegen.hpp"
+#include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
 #include "providers.hpp"
 
@@ -686,5 +687,31 @@ std::vector<drop_count> driver::take_drops() {
 }
 
 agg::live_aggregation& driver::aggregation(std::uint32_t varid) { return *state_->aggregations.at(varid - 1); }
+
+
+engine::factory engine_factory() {
+  return {
+      .name = "kernel",
+      .claims = names_kernel_provider,
+      .make = [](const ir::program& program, const engine::run_options& run) -> std::unique_ptr<engine::source> {
+        if (const auto why = unavailable()) throw error(*why);
+        return std::make_unique<driver>(
+            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize});
+      },
+      // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
+      // list when every probe is listed.
+      .probes = [](const ir::program* program, const engine::run_options&) {
+        if (!program) return unavailable() ? std::vector<probe_info>{} : list_probes();
+        std::vector<probe_info> probes;
+        for (const auto& c : program->clauses)
+          for (const auto& p : c.probes)
+            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1)))
+              probes.push_back(std::move(info));
+        return probes;
+      },
+  };
+}
+
+std::vector<engine::factory> engines() { return {inproc::engine_factory(), engine_factory()}; }
 
 }  // namespace dtpp::kernel

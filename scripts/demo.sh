@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/build.sh build
+# Only what the demo runs: the command and its libraries, and the in-process demo.
+DTPP_TARGETS="dtpp_command native_tracer" bash scripts/build.sh build
 
 if build/tools/dtpp -s examples/trace_syscalls.d; then
   exit 0

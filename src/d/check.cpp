@@ -14,7 +14,6 @@
 
 #include "dtpp/agg/functions.hpp"
 #include "dtpp/d/check.hpp"
-#include "dtpp/d/options.hpp"
 #include "dtpp/d/parser.hpp"
 
 namespace dtpp::d {
@@ -105,14 +104,6 @@ inline const std::vector<builtin_info>& builtins() {
 }
 
 
-// A printf conversion: its letters, and what it takes.
-struct conversion {
-  std::string letters;  ///< size prefix + conversion character: "d", "lld", "s", "@"
-  bool star_width = false;
-  bool star_precision = false;
-  bool aggregation = false;  ///< %@...
-};
-
 class checker {
  public:
   checker(const source_file& source, const compile_options& options)
@@ -160,14 +151,14 @@ class checker {
   // ---- pragmas -------------------------------------------------------------------------------
 
   void pragma(const ast::pragma& p) {
-    if (const auto why = option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
+    if (const auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
       error("D_PRAGMA_OPTSET",
             "failed to set option '" + p.name + (p.has_value ? "' to '" + p.value : "") + "': " +
                 std::string(*why),
             p.where);
       return;
     }
-    if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*parse_size(p.value));
+    if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
     set_frames_option(options_, p.name, p.value);
     if (p.name == "defaultargs") options_.defaultargs = true;
     if (p.name == "argref") options_.argref = true;
@@ -610,7 +601,7 @@ class checker {
     }
     expr e;
     e.kind = kind_t::call;
-    e.text = name;
+    e.function = user ? ir::subroutine::ustack : ir::subroutine::stack;
     e.where = n->where;
     e.t = {user ? type::category::ustack : type::category::stack, (frames + (user ? 1 : 0)) * 8, false, "stack"};
     return e;
@@ -791,78 +782,29 @@ class checker {
 
   // ---- printf formats ------------------------------------------------------------------------
 
-  std::vector<conversion> conversions(const std::string& fmt, const std::string& fn, ast::span where) {
-    std::vector<conversion> out;
-    for (std::size_t i = 0; i < fmt.size(); ++i) {
-      if (fmt[i] != '%') continue;
-      if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
-        ++i;
-        continue;
-      }
-      conversion c;
-      const auto number = std::to_string(out.size() + 1);
-      const auto bad = [&](const std::string& why) { fail("D_SYNTAX", "format conversion #" + number + " " + why, where); };
-      // Flags, width and precision, in any order as libdtrace reads them.
-      bool dot = false;
-      std::size_t j = i + 1;
-      for (; j < fmt.size(); ++j) {
-        const char ch = fmt[j];
-        if (ch == '@') {
-          c.aggregation = true;
-        } else if (ch == '.') {
-          if (dot) bad("has more than one '.' specified");
-          dot = true;
-        } else if (ch == '*') {
-          bool& star = dot ? c.star_precision : c.star_width;
-          if (star) bad(std::string("has more than one '*' specified for the output ") + (dot ? "precision" : "width"));
-          star = true;
-        } else if (ch == '%') {
-          bad("cannot be combined with other format flags: %%");
-        } else if (ch == '$') {
-          bad("uses unsupported positional format (%n$)");
-        } else if (!std::isdigit(static_cast<unsigned char>(ch)) && std::string_view("-+ #0'?").find(ch) == std::string_view::npos) {
-          break;
-        }
-      }
-      std::size_t k = j;
-      while (k < fmt.size() && std::string_view("hlLw").find(fmt[k]) != std::string_view::npos) ++k;
-      if (k >= fmt.size()) {
-        if (c.aggregation && k == j) { c.letters = "@"; out.push_back(c); break; }
-        bad("name expected before end of format string");
-      }
-      c.letters = fmt.substr(j, k - j + 1);
-      static const char* const valid[] = {"a", "A", "c", "C", "d", "i", "o", "u", "x", "X", "s", "S", "p", "e", "E", "f", "g", "G", "k", "Y", "T", "I", "P",
-                                          "hd", "hi", "ho", "hu", "hx", "hX", "hhd", "hhi", "hhu", "hhx", "hhX", "ld", "li", "lo", "lu", "lx", "lX",
-                                          "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "lc", "ls", "ws", "wc", "zd", "zu", "zx"};
-      if (!(c.aggregation && (c.letters.size() == 1)) &&
-          std::find(std::begin(valid), std::end(valid), c.letters) == std::end(valid))
-        bad("is undefined: %" + c.letters);
-      if (c.aggregation && fn != "printa")
-        fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " +
-                                      fn + "( )",
-             where);
-      out.push_back(c);
-      i = k;
-    }
-    return out;
+  // Parses a printf / printa format once into the statement, refusing what DTrace refuses.
+  void parse_format(ir::statement& st, const std::string& fn, ast::span where) {
+    st.parsed_format = print::format::parse(st.format);
+    if (const auto& e = st.parsed_format.error())
+      fail("D_SYNTAX", "format conversion #" + std::to_string(e->number) + " " + e->why, where);
+    if (fn != "printa")
+      for (const auto& piece : st.parsed_format.pieces())
+        if (piece.conv && piece.conv->aggregation)
+          fail("D_PRINTF_AGG_CONV", "%@ conversion requires an aggregation and is not for use with " + fn + "( )", where);
   }
 
-  static std::string prototype_of(const std::string& letters) {
-    const char c = letters.back();
-    if (c == 's' || c == 'S') return "char [] or string (or use stringof)";
-    if (c == 'c' || c == 'C') return "char, short, or int";
-    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return "double";
-    if (c == 'k') return "stack";
-    if (c == 'p' || c == 'a' || c == 'A') return "pointer or integer";
-    if (c == 'Y' || c == 'T') return "int64_t";
-    return "char, short, int, long, or long long";
-  }
-  static bool accepts(const std::string& letters, const type& t) {
-    const char c = letters.back();
-    if (c == 's' || c == 'S') return t.is_string();
-    if (c == 'e' || c == 'E' || c == 'f' || c == 'g' || c == 'G') return false;  // D has no floats
-    if (c == 'k') return t.is_stack();
-    return t.is_integer();
+  // Whether a value of type t fits a conversion, by DTrace's table.
+  static bool accepts(const print::conversion& c, const type& t) {
+    switch (c.info->accepts) {
+      case print::conversion_argument::integer: return t.is_integer();
+      case print::conversion_argument::small_integer: return t.is_integer() && t.size <= 4;
+      case print::conversion_argument::time: return t.is_integer() && t.size == 8;
+      case print::conversion_argument::string: return t.is_string();
+      case print::conversion_argument::stack: return t.is_stack();
+      case print::conversion_argument::wide_string:
+      case print::conversion_argument::floating: return false;  // D makes neither
+    }
+    return false;
   }
 
   void format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
@@ -879,41 +821,44 @@ class checker {
     st.has_format = true;
     if (st.format.empty())
       fail("D_PRINTF_FMT_EMPTY", fn + "( ) format string is empty", args[first]->where);
-    const auto convs = conversions(st.format, fn, args[first]->where);
+    parse_format(st, fn, args[first]->where);
     std::size_t next = first + 1;
-    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
-      const auto& c = convs[ci];
+    for (const auto& piece : st.parsed_format.pieces()) {
+      if (!piece.conv) continue;
+      const auto& c = *piece.conv;
+      const auto number = std::to_string(c.number);
       const auto take = [&](const std::string& what) -> expr {
         if (next >= args.size())
           fail(what == "value " ? "D_PRINTF_ARG_PROTO" : "D_PRINTF_DYN_PROTO",
-               fn + "( ) prototype mismatch: conversion #" + std::to_string(ci + 1) + " (%" +
-                   c.letters + ") is missing a corresponding " + what + "argument",
+               fn + "( ) prototype mismatch: conversion #" + number + " (%" + c.name +
+                   ") is missing a corresponding " + what + "argument",
                st.where);
         if (args[next]->kind == ast::node_kind::aggregation)
           fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next + 1) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                        prototype_of(c.letters) + "\n\t  argument: aggregation",
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                        std::string(c.info->prototype) + "\n\t  argument: aggregation",
                args[next]->where);
         return value_or_stack(args[next++]);
       };
-      for (int star = 0; star < int(c.star_width) + int(c.star_precision); ++star) {
-        auto w = take(std::string("\"") + (star == 0 && c.star_width ? "*" : ".*") + "\" ");
+      for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision); ++star) {
+        const std::string which = star == 0 && c.dynamic_width ? "*" : ".*";
+        auto w = take("\"" + which + "\" ");
         if (!w.t.is_integer())
           fail("D_PRINTF_DYN_TYPE", fn + "( ) argument #" + std::to_string(next) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: % " + (star == 0 && c.star_width ? "*" : ".*") +
-                                        " " + c.letters + "\n\t prototype: int\n\t  argument: " + w.t.name,
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: % " + which + " " + c.name +
+                                        "\n\t prototype: int\n\t  argument: " + w.t.name,
                args[next - 1]->where);
         st.records.push_back({w.t, 0, w.t.size});
         st.args.push_back(std::move(w));
       }
       auto v = take("value ");
-      if (!accepts(c.letters, v.t))
+      if (!accepts(c, v.t))
         fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next) +
-                                      " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                      " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                      prototype_of(c.letters) + "\n\t  argument: " + v.t.name,
+                                      " is incompatible with conversion #" + number +
+                                      " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                      std::string(c.info->prototype) + "\n\t  argument: " + v.t.name,
              args[next - 1]->where);
       st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
       st.args.push_back(std::move(v));
@@ -925,25 +870,26 @@ class checker {
   }
 
   // printa's format: key conversions take the keys in order, %@ the aggregations.
-  void validate_printa_format(const ir::statement& st, const ast::node_ptr& n) {
-    const auto convs = conversions(st.format, "printa", n->kids[1]->where);
+  void validate_printa_format(ir::statement& st, const ast::node_ptr& n) {
+    parse_format(st, "printa", n->kids[1]->where);
     const auto& keys = aggregation_key_types_[st.aggregations[0] - 1];
     std::size_t key = 0;
-    for (std::size_t ci = 0; ci < convs.size(); ++ci) {
-      const auto& c = convs[ci];
-      if (c.aggregation) continue;
-      for (int star = 0; star < int(c.star_width) + int(c.star_precision) + 1; ++star) {
+    for (const auto& piece : st.parsed_format.pieces()) {
+      if (!piece.conv || piece.conv->aggregation) continue;
+      const auto& c = *piece.conv;
+      const auto number = std::to_string(c.number);
+      for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision) + 1; ++star) {
         if (key >= keys.size())
-          fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + std::to_string(ci + 1) +
-                                         " (%" + c.letters + ") is missing a corresponding value argument",
+          fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + number +
+                                         " (%" + c.name + ") is missing a corresponding value argument",
                n->kids[1]->where);
         const auto& t = keys[key++];
-        const bool is_value = star == int(c.star_width) + int(c.star_precision);
-        if (is_value ? !accepts(c.letters, t) : !t.is_integer())
+        const bool is_value = star == int(c.dynamic_width) + int(c.dynamic_precision);
+        if (is_value ? !accepts(c, t) : !t.is_integer())
           fail("D_PRINTF_ARG_TYPE", "printa( ) argument #" + std::to_string(key + 1) +
-                                        " is incompatible with conversion #" + std::to_string(ci + 1) +
-                                        " prototype:\n\tconversion: %" + c.letters + "\n\t prototype: " +
-                                        prototype_of(c.letters) + "\n\t  argument: " + t.name,
+                                        " is incompatible with conversion #" + number +
+                                        " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                        std::string(c.info->prototype) + "\n\t  argument: " + t.name,
                n->kids[1]->where);
       }
     }
@@ -1140,35 +1086,54 @@ class checker {
   // Folds an integer operation on constants as DTrace folds them while parsing: in 64 bits, the
   // type (t: its signedness) following C's rules but the value not narrowed to it; stores, casts
   // and records narrow it.
-  static std::optional<std::int64_t> fold(const std::string& op, std::int64_t a, std::int64_t b, const type& t) {
+  static std::optional<std::int64_t> fold(ir::op op, std::int64_t a, std::int64_t b, const type& t) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     const bool s = t.is_signed;
-    if (op == "+") return static_cast<std::int64_t>(ua + ub);
-    if (op == "-") return static_cast<std::int64_t>(ua - ub);
-    if (op == "*") return static_cast<std::int64_t>(ua * ub);
-    if (op == "/" || op == "%") {
-      if (b == 0) return std::nullopt;
-      if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return op == "/" ? a : 0;
-      if (op == "/") return s ? a / b : static_cast<std::int64_t>(ua / ub);
-      return s ? a % b : static_cast<std::int64_t>(ua % ub);
-    }
-    if (op == "&") return a & b;
-    if (op == "|") return a | b;
-    if (op == "^") return a ^ b;
-    if (op == "<<") return static_cast<std::int64_t>(ua << (ub & 63));
-    if (op == ">>") return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
     const bool less = s ? a < b : ua < ub;
     const bool greater = s ? a > b : ua > ub;
-    if (op == "<") return less;
-    if (op == "<=") return !greater;
-    if (op == ">") return greater;
-    if (op == ">=") return !less;
-    if (op == "==") return a == b;
-    if (op == "!=") return a != b;
-    if (op == "&&") return a && b;
-    if (op == "||") return a || b;
-    if (op == "^^") return (a != 0) != (b != 0);
+    switch (op) {
+      case ir::op::add: return static_cast<std::int64_t>(ua + ub);
+      case ir::op::subtract: return static_cast<std::int64_t>(ua - ub);
+      case ir::op::multiply: return static_cast<std::int64_t>(ua * ub);
+      case ir::op::divide:
+      case ir::op::modulo: {
+        const bool quotient = op == ir::op::divide;
+        if (b == 0) return std::nullopt;
+        if (s && a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
+        if (quotient) return s ? a / b : static_cast<std::int64_t>(ua / ub);
+        return s ? a % b : static_cast<std::int64_t>(ua % ub);
+      }
+      case ir::op::bit_and: return a & b;
+      case ir::op::bit_or: return a | b;
+      case ir::op::bit_xor: return a ^ b;
+      case ir::op::shift_left: return static_cast<std::int64_t>(ua << (ub & 63));
+      case ir::op::shift_right: return s ? a >> (ub & 63) : static_cast<std::int64_t>(ua >> (ub & 63));
+      case ir::op::less: return less;
+      case ir::op::less_equal: return !greater;
+      case ir::op::greater: return greater;
+      case ir::op::greater_equal: return !less;
+      case ir::op::equal: return a == b;
+      case ir::op::not_equal: return a != b;
+      case ir::op::logical_and: return a && b;
+      case ir::op::logical_or: return a || b;
+      case ir::op::logical_xor: return (a != 0) != (b != 0);
+      case ir::op::negate:
+      case ir::op::plus:
+      case ir::op::logical_not:
+      case ir::op::complement:
+      case ir::op::assign:
+      case ir::op::increment:
+      case ir::op::decrement: return std::nullopt;  // not binary
+    }
     return std::nullopt;
+  }
+
+  // A unary operator on a constant, folded likewise.
+  static std::int64_t fold(ir::op op, std::int64_t v) {
+    if (op == ir::op::negate) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v));
+    if (op == ir::op::complement) return ~v;
+    if (op == ir::op::logical_not) return v == 0;
+    return v;  // plus
   }
 
   expr value(const ast::node_ptr& n) {
@@ -1307,24 +1272,25 @@ class checker {
     return e;
   }
 
-  struct subroutine { const char* name; const char* result; std::vector<const char*> params; std::size_t required; };
+  struct subroutine { ir::subroutine id; const char* result; std::vector<const char*> params; std::size_t required; };
   expr call(const ast::node_ptr& n) {
     const auto& callee = n->kids[0];
     if (callee->kind != ast::node_kind::identifier)
       fail("D_FUNC_IDENT", "function designator is not of function type", callee->where);
     const auto& name = callee->text;
+    using id = ir::subroutine;
     static const subroutine table[] = {
-        {"strlen", "size_t", {"string"}, 1},          {"strjoin", "string", {"string", "string"}, 2},
-        {"substr", "string", {"string", "int", "int"}, 2}, {"strchr", "string", {"string", "char"}, 2},
-        {"strrchr", "string", {"string", "char"}, 2}, {"strstr", "string", {"string", "string"}, 2},
-        {"strtok", "string", {"string", "string"}, 2}, {"index", "int", {"string", "string", "int"}, 2},
-        {"rindex", "int", {"string", "string", "int"}, 2}, {"lltostr", "string", {"int64_t"}, 1},
-        {"copyinstr", "string", {"uintptr_t", "size_t"}, 1}, {"basename", "string", {"string"}, 1},
-        {"dirname", "string", {"string"}, 1},         {"rand", "int", {}, 0},
-        {"progenyof", "int", {"pid_t"}, 1}};
+        {id::strlen, "size_t", {"string"}, 1},          {id::strjoin, "string", {"string", "string"}, 2},
+        {id::substr, "string", {"string", "int", "int"}, 2}, {id::strchr, "string", {"string", "char"}, 2},
+        {id::strrchr, "string", {"string", "char"}, 2}, {id::strstr, "string", {"string", "string"}, 2},
+        {id::strtok, "string", {"string", "string"}, 2}, {id::index, "int", {"string", "string", "int"}, 2},
+        {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t"}, 1},
+        {id::copyinstr, "string", {"uintptr_t", "size_t"}, 1}, {id::basename, "string", {"string"}, 1},
+        {id::dirname, "string", {"string"}, 1},         {id::rand, "int", {}, 0},
+        {id::progenyof, "int", {"pid_t"}, 1}};
     const subroutine* s = nullptr;
     for (const auto& entry : table)
-      if (name == entry.name) s = &entry;
+      if (name == ir::name(entry.id)) s = &entry;
     if (!s) {
       if (is_aggregating_function(name))
         fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
@@ -1336,7 +1302,7 @@ class checker {
         if (name == a) {
           expr e;
           e.kind = kind_t::call;
-          e.text = name;
+          e.function = ir::subroutine::action;
           e.t = void_type();
           e.where = n->where;
           return e;
@@ -1351,7 +1317,7 @@ class checker {
     }
     expr e;
     e.kind = kind_t::call;
-    e.text = name;
+    e.function = s->id;
     e.where = n->where;
     for (std::size_t i = 0; i < count; ++i) {
       auto a = value(n->kids[i + 1]);
@@ -1379,19 +1345,17 @@ class checker {
            op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
     }
     const type t = op == "!" ? int_type() : promote(v.t, v.t);
+    const auto operation = *ir::op_spelled(op, ir::first_unary, ir::last_unary);
     if (v.kind == kind_t::constant) {
       expr c = v;
       c.t = t;
       c.where = n->where;
-      if (op == "-") c.value = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.value));
-      else if (op == "~") c.value = ~v.value;
-      else if (op == "!") c.value = v.value == 0;
-      else c.value = v.value;
+      c.value = fold(operation, v.value);
       return c;
     }
     expr e;
     e.kind = kind_t::unary;
-    e.text = op;
+    e.operation = operation;
     e.t = t;
     e.where = n->where;
     e.kids.push_back(std::move(v));
@@ -1429,7 +1393,7 @@ class checker {
     if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
     expr e;
     e.kind = kind_t::increment;
-    e.text = n->text;
+    e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
     e.value = is_prefix;
     e.t = target.t;
     e.where = n->where;
@@ -1452,7 +1416,7 @@ class checker {
       fail("D_DIV_ZERO", "expression contains division by zero", n->where);
     expr e;
     e.kind = kind_t::assign;
-    e.text = op;
+    e.operation = op == "=" ? ir::op::assign : *ir::op_spelled(std::string_view(op).substr(0, op.size() - 1), ir::first_binary, ir::last_binary);
     e.t = target.t;
     e.where = n->where;
     if (target.t.is_integer()) v = cast_to(std::move(v), target.t);
@@ -1473,11 +1437,12 @@ class checker {
       }
     auto a = value(n->kids[0]);
     auto b = value(n->kids[1]);
-    const bool logical = op == "&&" || op == "||" || op == "^^";
-    const bool comparison = op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+    const auto operation = *ir::op_spelled(op, ir::first_binary, ir::last_binary);
+    const bool logical = operation >= ir::op::logical_and;
+    const bool comparison = operation >= ir::op::equal && !logical;
     expr e;
     e.kind = kind_t::binary;
-    e.text = op;
+    e.operation = operation;
     e.where = n->where;
     if (logical) {
       for (const auto* v : {&a, &b})
@@ -1493,20 +1458,21 @@ class checker {
         b = cast_to(std::move(b), common);
       }
     } else {
-      const bool integral_only = op == "%" || op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+      const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
+      const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
       if (!a.t.is_integer() || !b.t.is_integer())
         fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
              op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
-      if ((op == "/" || op == "%") && b.kind == kind_t::constant && b.value == 0)
+      if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
         fail("D_DIV_ZERO", "expression contains division by zero", n->where);
-      e.t = (op == "<<" || op == ">>") ? promote(a.t, a.t) : promote(a.t, b.t);
-      if (op != "<<" && op != ">>") {
+      e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);
+      if (!shift) {
         a = cast_to(std::move(a), e.t);
         b = cast_to(std::move(b), e.t);
       }
     }
     if (a.kind == kind_t::constant && b.kind == kind_t::constant)
-      if (const auto folded = fold(op, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
+      if (const auto folded = fold(operation, a.value, b.value, comparison ? promote(a.t, b.t) : e.t)) {
         expr c;
         c.kind = kind_t::constant;
         c.t = e.t;

@@ -36,16 +36,23 @@ std::string show(const expr& e) {
     case kind_t::builtin:
       return e.index == static_cast<std::uint32_t>(ir::builtin::arg) ? "arg" + std::to_string(e.value) : e.text;
     case kind_t::variable: return e.kids.empty() ? e.text : e.text + "[" + show_list(e.kids) + "]";
-    case kind_t::unary: return "(" + e.text + show(e.kids[0]) + ")";
-    case kind_t::binary: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
+    case kind_t::unary: return "(" + std::string(ir::spelling(e.operation)) + show(e.kids[0]) + ")";
+    case kind_t::binary: return "(" + show(e.kids[0]) + " " + std::string(ir::spelling(e.operation)) + " " + show(e.kids[1]) + ")";
     case kind_t::conditional: return "(" + show(e.kids[0]) + " ? " + show(e.kids[1]) + " : " + show(e.kids[2]) + ")";
-    case kind_t::assign: return "(" + show(e.kids[0]) + " " + e.text + " " + show(e.kids[1]) + ")";
-    case kind_t::increment: return e.value ? "(" + e.text + show(e.kids[0]) + ")" : "(" + show(e.kids[0]) + e.text + ")";
+    case kind_t::assign: {
+      // `=`, or a compound assignment spelled from its arithmetic: "+" and "=".
+      const auto spelled = e.operation == ir::op::assign ? std::string("=") : std::string(ir::spelling(e.operation)) + "=";
+      return "(" + show(e.kids[0]) + " " + spelled + " " + show(e.kids[1]) + ")";
+    }
+    case kind_t::increment: {
+      const std::string spelled(ir::spelling(e.operation));
+      return e.value ? "(" + spelled + show(e.kids[0]) + ")" : "(" + show(e.kids[0]) + spelled + ")";
+    }
     case kind_t::cast: return "(" + e.t.name + ")" + show(e.kids[0]);
     case kind_t::call:
       if (e.t.is_stack())  // the frames it keeps
-        return e.text + "(" + std::to_string(e.t.size / 8 - (e.t.kind == type::category::ustack ? 1 : 0)) + ")";
-      return e.text + "(" + show_list(e.kids) + ")";
+        return std::string(ir::name(e.function)) + "(" + std::to_string(e.t.size / 8 - (e.t.kind == type::category::ustack ? 1 : 0)) + ")";
+      return std::string(ir::name(e.function)) + "(" + show_list(e.kids) + ")";
     case kind_t::stringof: return "stringof(" + show(e.kids[0]) + ")";
   }
   return "?";

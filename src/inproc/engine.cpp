@@ -339,38 +339,78 @@ inline std::int64_t divide(bool quotient, std::int64_t a, std::int64_t b, bool i
   return static_cast<std::int64_t>(quotient ? ua / ub : ua % ub);
 }
 
-// An integer operator ("+", "<<" ...; "+=" names "+"): in 64 bits, signedness from the
-// operation's type. Any other name (",", "=") yields its right operand.
+// An integer operator (add for `+` and `+=` ...): in 64 bits, signedness from the operation's
+// type. Any other operator yields its right operand.
 using arithmetic_fn = std::int64_t (*)(std::int64_t a, std::int64_t b, bool is_signed);
-inline arithmetic_fn arithmetic_of(std::string_view op) {
+inline arithmetic_fn arithmetic_of(ir::op op) {
   using u = std::uint64_t;
   using i = std::int64_t;
-  if (op.size() > 1 && op.back() == '=') op.remove_suffix(1);
-  if (op == "+") return [](i a, i b, bool) { return static_cast<i>(u(a) + u(b)); };
-  if (op == "-") return [](i a, i b, bool) { return static_cast<i>(u(a) - u(b)); };
-  if (op == "*") return [](i a, i b, bool) { return static_cast<i>(u(a) * u(b)); };
-  if (op == "/") return [](i a, i b, bool s) { return divide(true, a, b, s); };
-  if (op == "%") return [](i a, i b, bool s) { return divide(false, a, b, s); };
-  if (op == "&") return [](i a, i b, bool) { return a & b; };
-  if (op == "|") return [](i a, i b, bool) { return a | b; };
-  if (op == "^") return [](i a, i b, bool) { return a ^ b; };
-  if (op == "<<") return [](i a, i b, bool) { return static_cast<i>(u(a) << (u(b) & 63)); };
-  if (op == ">>")
-    return
-        [](i a, i b, bool s) { return s ? a >> (u(b) & 63) : static_cast<i>(u(a) >> (u(b) & 63)); };
+  switch (op) {
+    case ir::op::add: return [](i a, i b, bool) { return static_cast<i>(u(a) + u(b)); };
+    case ir::op::subtract: return [](i a, i b, bool) { return static_cast<i>(u(a) - u(b)); };
+    case ir::op::multiply: return [](i a, i b, bool) { return static_cast<i>(u(a) * u(b)); };
+    case ir::op::divide: return [](i a, i b, bool s) { return divide(true, a, b, s); };
+    case ir::op::modulo: return [](i a, i b, bool s) { return divide(false, a, b, s); };
+    case ir::op::bit_and: return [](i a, i b, bool) { return a & b; };
+    case ir::op::bit_or: return [](i a, i b, bool) { return a | b; };
+    case ir::op::bit_xor: return [](i a, i b, bool) { return a ^ b; };
+    case ir::op::shift_left: return [](i a, i b, bool) { return static_cast<i>(u(a) << (u(b) & 63)); };
+    case ir::op::shift_right:
+      return [](i a, i b, bool s) { return s ? a >> (u(b) & 63) : static_cast<i>(u(a) >> (u(b) & 63)); };
+    case ir::op::equal:
+    case ir::op::not_equal:
+    case ir::op::less:
+    case ir::op::less_equal:
+    case ir::op::greater:
+    case ir::op::greater_equal:
+    case ir::op::logical_and:
+    case ir::op::logical_or:
+    case ir::op::logical_xor:
+    case ir::op::negate:
+    case ir::op::plus:
+    case ir::op::logical_not:
+    case ir::op::complement:
+    case ir::op::assign:
+    case ir::op::increment:
+    case ir::op::decrement:
+      break;
+  }
   return [](i, i b, bool) { return b; };
 }
 
 // Calls make(comparison) with the function object a comparison operator names, or returns
 // nullopt for an operator that compares nothing.
 template <class Make>
-std::optional<compiled_expr> with_comparison(const std::string& op, Make make) {
-  if (op == "==") return make(std::equal_to<>{});
-  if (op == "!=") return make(std::not_equal_to<>{});
-  if (op == "<") return make(std::less<>{});
-  if (op == "<=") return make(std::less_equal<>{});
-  if (op == ">") return make(std::greater<>{});
-  if (op == ">=") return make(std::greater_equal<>{});
+std::optional<compiled_expr> with_comparison(ir::op op, Make make) {
+  switch (op) {
+    case ir::op::equal: return make(std::equal_to<>{});
+    case ir::op::not_equal: return make(std::not_equal_to<>{});
+    case ir::op::less: return make(std::less<>{});
+    case ir::op::less_equal: return make(std::less_equal<>{});
+    case ir::op::greater: return make(std::greater<>{});
+    case ir::op::greater_equal: return make(std::greater_equal<>{});
+    case ir::op::add:
+    case ir::op::subtract:
+    case ir::op::multiply:
+    case ir::op::divide:
+    case ir::op::modulo:
+    case ir::op::bit_and:
+    case ir::op::bit_or:
+    case ir::op::bit_xor:
+    case ir::op::shift_left:
+    case ir::op::shift_right:
+    case ir::op::logical_and:
+    case ir::op::logical_or:
+    case ir::op::logical_xor:
+    case ir::op::negate:
+    case ir::op::plus:
+    case ir::op::logical_not:
+    case ir::op::complement:
+    case ir::op::assign:
+    case ir::op::increment:
+    case ir::op::decrement:
+      break;
+  }
   return std::nullopt;
 }
 
@@ -391,72 +431,85 @@ inline std::string from(const std::string& s, std::size_t at) {
 inline std::int64_t position(std::size_t at) {
   return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
 }
-inline subroutine_fn subroutine_of(const std::string& f) {
+inline subroutine_fn subroutine_of(ir::subroutine f) {
   using args = std::span<const value>;
   using size = std::size_t;
-  if (f == "strlen")
-    return [](args a, size) { return value{static_cast<std::int64_t>(a[0].s.size()), {}}; };
-  if (f == "strjoin") return [](args a, size n) { return clip(a[0].s + a[1].s, n); };
-  if (f == "substr")
-    return [](args a, size n) {
-      const auto len = static_cast<std::int64_t>(a[0].s.size());
-      auto start = a[1].i < 0 ? std::max<std::int64_t>(len + a[1].i, 0) : std::min(a[1].i, len);
-      auto length = a.size() > 2 ? a[2].i : len;
-      if (length < 0) length = std::max<std::int64_t>(len + length - start, 0);
-      return clip(a[0].s.substr(static_cast<size>(start), static_cast<size>(length)), n);
-    };
-  if (f == "strchr")
-    return [](args a, size) {
-      return value{0, from(a[0].s, a[0].s.find(static_cast<char>(a[1].i)))};
-    };
-  if (f == "strrchr")
-    return [](args a, size) {
-      return value{0, from(a[0].s, a[0].s.rfind(static_cast<char>(a[1].i)))};
-    };
-  if (f == "strstr")
-    return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
-  if (f == "index")
-    return [](args a, size) {
-      const size start = a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : 0;
-      return value{position(a[0].s.find(a[1].s, start)), {}};
-    };
-  if (f == "rindex")
-    return [](args a, size) {
-      const size start =
-          a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : std::string::npos;
-      return value{position(a[0].s.rfind(a[1].s, start)), {}};
-    };
-  if (f == "lltostr") return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
-  if (f == "basename")
-    return [](args a, size) {
-      const auto s = without_trailing_slashes(a[0].s);
-      const auto slash = s.rfind('/');
-      return value{0, slash == std::string::npos ? s : s.substr(slash + 1)};
-    };
-  if (f == "dirname")
-    return [](args a, size) {
-      const auto s = without_trailing_slashes(a[0].s);
-      const auto slash = s.rfind('/');
-      if (slash == std::string::npos) return value{0, "."};
-      return value{0, slash == 0 ? "/" : s.substr(0, slash)};
-    };
-  if (f == "copyinstr")
-    return [](args a, size n) {
-      const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
-      auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, n - 1));
-      if (!s) {
-        char what[64];
-        std::snprintf(what, sizeof what, "invalid address (0x%llx)",
-                      static_cast<unsigned long long>(a[0].i));
-        throw fault_signal{what, fault_bad_address, a[0].i};
-      }
-      return value{0, std::move(*s)};
-    };
-  if (f == "rand")
-    return [](args, size) {
-      thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
-      return value{static_cast<std::int32_t>(generator()), {}};
-    };
+  using id = ir::subroutine;
+  switch (f) {
+    case id::strlen:
+      return [](args a, size) { return value{static_cast<std::int64_t>(a[0].s.size()), {}}; };
+    case id::strjoin:
+      return [](args a, size n) { return clip(a[0].s + a[1].s, n); };
+    case id::substr:
+      return [](args a, size n) {
+        const auto len = static_cast<std::int64_t>(a[0].s.size());
+        auto start = a[1].i < 0 ? std::max<std::int64_t>(len + a[1].i, 0) : std::min(a[1].i, len);
+        auto length = a.size() > 2 ? a[2].i : len;
+        if (length < 0) length = std::max<std::int64_t>(len + length - start, 0);
+        return clip(a[0].s.substr(static_cast<size>(start), static_cast<size>(length)), n);
+      };
+    case id::strchr:
+      return [](args a, size) {
+        return value{0, from(a[0].s, a[0].s.find(static_cast<char>(a[1].i)))};
+      };
+    case id::strrchr:
+      return [](args a, size) {
+        return value{0, from(a[0].s, a[0].s.rfind(static_cast<char>(a[1].i)))};
+      };
+    case id::strstr:
+      return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
+    case id::index:
+      return [](args a, size) {
+        const size start = a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : 0;
+        return value{position(a[0].s.find(a[1].s, start)), {}};
+      };
+    case id::rindex:
+      return [](args a, size) {
+        const size start =
+            a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : std::string::npos;
+        return value{position(a[0].s.rfind(a[1].s, start)), {}};
+      };
+    case id::lltostr:
+      return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
+    case id::basename:
+      return [](args a, size) {
+        const auto s = without_trailing_slashes(a[0].s);
+        const auto slash = s.rfind('/');
+        return value{0, slash == std::string::npos ? s : s.substr(slash + 1)};
+      };
+    case id::dirname:
+      return [](args a, size) {
+        const auto s = without_trailing_slashes(a[0].s);
+        const auto slash = s.rfind('/');
+        if (slash == std::string::npos) return value{0, "."};
+        return value{0, slash == 0 ? "/" : s.substr(0, slash)};
+      };
+    case id::copyinstr:
+      return [](args a, size n) {
+        const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
+        auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, n - 1));
+        if (!s) {
+          char what[64];
+          std::snprintf(what, sizeof what, "invalid address (0x%llx)",
+                        static_cast<unsigned long long>(a[0].i));
+          throw fault_signal{what, fault_bad_address, a[0].i};
+        }
+        return value{0, std::move(*s)};
+      };
+    case id::rand:
+      return [](args, size) {
+        thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
+        return value{static_cast<std::int32_t>(generator()), {}};
+      };
+    // Not run in-process: strtok and progenyof yield 0; stack() and ustack() are taken by
+    // their type before, and an action used as a value never passes the checker.
+    case id::strtok:
+    case id::progenyof:
+    case id::stack:
+    case id::ustack:
+    case id::action:
+      break;
+  }
   return [](args, size) { return value{}; };
 }
 
@@ -684,7 +737,7 @@ class compiler {
       }
       case kind_t::unary: {
         auto x = compile(e.kids[0]);
-        if (e.text == "!") {
+        if (e.operation == ir::op::logical_not) {
           if (e.kids[0].t.is_string())
             return [x](runner& r) {
               (void)x(r);
@@ -693,11 +746,11 @@ class compiler {
           return [x](runner& r) { return value{x(r).i == 0, {}}; };
         }
         // D computes in 64 bits; only stores, casts and records narrow a value to its type.
-        if (e.text == "-")
+        if (e.operation == ir::op::negate)
           return [x](runner& r) {
             return value{static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x(r).i)), {}};
           };
-        if (e.text == "~") return [x](runner& r) { return value{~x(r).i, {}}; };
+        if (e.operation == ir::op::complement) return [x](runner& r) { return value{~x(r).i, {}}; };
         return [x](runner& r) { return value{x(r).i, {}}; };
       }
       case kind_t::binary:
@@ -710,14 +763,14 @@ class compiler {
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
-        if (e.text == "=")
+        if (e.operation == ir::op::assign)
           return [target, x, t](runner& r) {
             auto v = x(r);
             if (!t.is_string()) v.i = ir::fit(v.i, t);
             target.store(r, v);
             return v;
           };
-        return [target, x, t, op = arithmetic_of(e.text)](runner& r) {
+        return [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
           auto v = x(r);
           v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
           target.store(r, v);
@@ -725,7 +778,7 @@ class compiler {
         };
       }
       case kind_t::increment:
-        return [target = variable(e.kids[0]), t = e.t, step = e.text == "++" ? 1 : -1,
+        return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
                 prefix = e.value != 0](runner& r) {
           const auto old = target.load(r);
           const auto updated = value{ir::fit(old.i + step, t), {}};
@@ -748,9 +801,9 @@ class compiler {
         std::vector<compiled_expr> args;
         for (const auto& k : e.kids) args.push_back(compile(k));
         if (args.size() > 3)
-          throw engine_error("subroutine " + e.text + "() takes at most 3 arguments");
+          throw engine_error("subroutine " + std::string(ir::name(e.function)) + "() takes at most 3 arguments");
         const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
-        return [args, strsize, f = subroutine_of(e.text)](runner& r) {
+        return [args, strsize, f = subroutine_of(e.function)](runner& r) {
           std::array<value, 3> a;
           for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i](r);
           return f(std::span<const value>(a.data(), args.size()), strsize);
@@ -796,16 +849,16 @@ class compiler {
   }
 
   compiled_expr binary(const expr& e) {
-    const auto& op = e.text;
-    if (op == "&&")
+    const auto op = e.operation;
+    if (op == ir::op::logical_and)
       return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
         return value{a(r) && b(r), {}};
       };
-    if (op == "||")
+    if (op == ir::op::logical_or)
       return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
         return value{a(r) || b(r), {}};
       };
-    if (op == "^^")
+    if (op == ir::op::logical_xor)
       return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
         return value{a(r) != b(r), {}};
       };
@@ -1028,8 +1081,11 @@ void engine::go() {
     if (b.type == kind::begin) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
   if (st.exited.load()) return;
   if (membarrier_registered()) membarrier_ready.store(true, std::memory_order_relaxed);
+  // The sites are the process's: one program at a time may have them. Programs without sites
+  // (BEGIN, tick, profile ...) run beside it, each on its own handle.
   engine::state* none = nullptr;
-  if (!active_engine.compare_exchange_strong(none, state_.get()))
+  const bool uses_sites = std::any_of(st.probes.begin(), st.probes.end(), [](const auto& b) { return b.site != nullptr; });
+  if (uses_sites && !active_engine.compare_exchange_strong(none, state_.get()))
     throw engine_error("another D program already has this process's DTPP_PROBE sites");
   for (auto& b : st.probes)
     if (b.site) {
@@ -1113,6 +1169,23 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
       site.probe <= st->probes.size())
     detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
   count.value.store(under_way, std::memory_order_release);
+}
+
+
+dtpp::engine::factory engine_factory() {
+  return {
+      .name = "inproc",
+      .claims = nullptr,
+      .make = [](const ir::program& program, const dtpp::engine::run_options& run)
+          -> std::unique_ptr<dtpp::engine::source> {
+        return std::make_unique<engine>(program,
+                                        engine_options{.program_name = run.program_name, .bufsize = run.bufsize});
+      },
+      .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
+        const engine_options options{.program_name = run.program_name};
+        return program ? engine(*program, options).probes() : available_probes(options);
+      },
+  };
 }
 
 }  // namespace dtpp::inproc

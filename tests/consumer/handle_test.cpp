@@ -2,6 +2,8 @@
 // view, dtrace(1)'s output from work() and aggregate_print(), options, errors and callbacks.
 #include "dtpp/consumer/handle.hpp"
 
+#include "../memory_file.hpp"
+
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -12,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 using namespace dtpp;
@@ -21,29 +24,6 @@ using consumer::handle;
 using consumer::work_status;
 
 namespace {
-
-// A FILE* writing into memory, as the consumer functions write to one.
-class memory_file {
- public:
-  memory_file() : file_(::open_memstream(&data_, &size_)) {}
-  ~memory_file() {
-    std::fclose(file_);
-    std::free(data_);
-  }
-  memory_file(const memory_file&) = delete;
-  memory_file& operator=(const memory_file&) = delete;
-
-  std::FILE* get() const { return file_; }
-  std::string text() {
-    std::fflush(file_);
-    return std::string(data_, size_);
-  }
-
- private:
-  char* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::FILE* file_;
-};
 
 // Scripts of the command's tests (tests/command), which the handle must run as dtpp runs them.
 std::string command_test(const std::string& file) {
@@ -306,6 +286,7 @@ TEST_CASE("options set before exec apply to the program", "[consumer][handle]") 
     handle h;
     h.setopt("bufsize", "16");
     h.exec(h.compile("BEGIN { printf(\"%d\\n\", 42); exit(0); }"));
+    h.handle_drops([](const consumer::drop_data&) {});
     h.go();
     memory_file out;
     run(h, out.get());
@@ -513,14 +494,91 @@ TEST_CASE("the handle's operations come in libdtrace's order", "[consumer][handl
           "failed to enable probes: probe description syscall::read:entry does not match any "
           "probes in this process (kernel probes need the kernel engine, dtpp::kernel::driver)");
   }
+  // The program that failed stays compiled (later programs see its declarations) but never runs;
+  // the next two run together, in order.
   h.exec(h.compile("BEGIN { exit(1); }"));
-  CHECK_THROWS_MATCHES(
-      h.exec(h.compile("BEGIN { exit(2); }")), consumer::error,
-      Catch::Message("failed to enable probes: the handle already runs a program"));
+  h.exec(h.compile("BEGIN { exit(2); }"));
   h.go();
   CHECK_THROWS_MATCHES(h.go(), consumer::error,
                        Catch::Message("failed to go: tracing is already active"));
+  CHECK_THROWS_MATCHES(h.exec(h.compile("BEGIN { exit(3); }")), consumer::error,
+                       Catch::Message("failed to enable probes: tracing is already active"));
   memory_file out;
   run(h, out.get());
   CHECK(h.exit_status() == 1);
+  CHECK(h.engine().probes().size() == 1);  // BEGIN, for the two executed clauses
+}
+
+TEST_CASE("programs compiled on one handle share variables and run together", "[consumer][handle]") {
+  handle h;
+  h.setopt("quiet");
+  h.exec(h.compile("int total; BEGIN { total = 40; }"));
+  h.exec(h.compile("BEGIN { total += 2; printf(\"%d\\n\", total); exit(0); }"));
+  h.go();
+  memory_file out;
+  run(h, out.get());
+  CHECK(out.text() == "42\n");
+}
+
+TEST_CASE("drops abort work() unless a drop handler hears of them", "[consumer][handle]") {
+  constexpr const char* too_big =
+      "BEGIN { printf(\"%s\\n\", \"this record holds a 256-byte string\"); } BEGIN { exit(0); }";
+  memory_file out;
+  SECTION("without a handler") {
+    handle h;
+    h.setopt("bufsize", "64");
+    h.exec(h.compile(too_big));
+    h.go();
+    CHECK_THROWS_MATCHES(h.work(out.get()), consumer::error,
+                         Catch::Message("failed to consume records: Abort due to drop: 1 drop on CPU 0"));
+    CHECK(h.status().drops == 1);
+  }
+  SECTION("with a handler") {
+    handle h;
+    h.setopt("bufsize", "64");
+    h.setopt("quiet");
+    h.exec(h.compile(too_big));
+    std::vector<std::string> heard;
+    h.handle_drops([&](const consumer::drop_data& d) { heard.push_back(d.message()); });
+    h.go();
+    run(h, out.get());
+    CHECK(heard == std::vector<std::string>{"1 drop on CPU 0"});
+    CHECK(out.text().empty());
+    CHECK(h.exit_status() == 0);
+  }
+}
+
+TEST_CASE("the engine option chooses among the handle's engines", "[consumer][handle]") {
+  handle h;
+  h.setopt("engine", "kernel");
+  try {
+    h.exec(h.compile("BEGIN { exit(0); }"));
+    FAIL("executed");
+  } catch (const consumer::engine_error& e) {
+    CHECK(e.code() == ENOENT);
+    CHECK(e.cause == "the kernel engine is not available to this consumer (it comes with dtpp::kernel)");
+  }
+  h.setopt("engine", "inproc");
+  h.exec(h.compile("BEGIN { exit(0); }"));
+  CHECK(h.engine_name() == "inproc");
+}
+
+TEST_CASE("two handles run programs on two threads at once", "[consumer][handle][threads]") {
+  const auto count_to = [](int n, std::string& text) {
+    handle h;
+    h.setopt("quiet");
+    h.exec(h.compile("tick-1ms { i++; } tick-1ms /i == " + std::to_string(n) +
+                     "/ { printf(\"%d\\n\", i); exit(0); } END { @[\"ticks\"] = count(); }"));
+    h.go();
+    memory_file out;
+    run(h, out.get());
+    h.aggregate_print(out.get());
+    text = out.text();
+  };
+  std::string a, b;
+  std::thread first(count_to, 5, std::ref(a)), second(count_to, 7, std::ref(b));
+  first.join();
+  second.join();
+  CHECK(a == "5\n  ticks                                                             1\n");
+  CHECK(b == "7\n  ticks                                                             1\n");
 }

@@ -6,7 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "dtpp/consumer/printer.hpp"
+#include "dtpp/consumer/handle.hpp"
+#include "../memory_file.hpp"
 #include "compiled.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -20,15 +21,17 @@ namespace {
 // what dtrace(1) would print, quietly.
 template <class Body>
 std::string run(const std::string& text, Body body) {
-  inproc::engine engine(compiled("#pragma D option quiet\n" + text));
-  consumer::printer printer(engine, consumer::options_of(engine.program()));
-  engine.go();
-  body(engine);
-  engine.stop();
-  std::string out;
-  printer.consume(engine.take_records(), out);
-  printer.finish(out);
-  return out;
+  consumer::handle h;
+  h.handle_faults([](const consumer::fault_data&) {});  // the ERROR probe reports them
+  h.exec(h.compile("#pragma D option quiet\n" + text));
+  h.go();
+  body(dynamic_cast<inproc::engine&>(h.engine()));
+  h.stop();
+  memory_file out;
+  h.work(out.get());
+  std::fputc('\n', out.get());
+  h.aggregate_print(out.get());
+  return out.text();
 }
 
 [[gnu::noinline]] void request(int id, const char* path) { DTPP_PROBE(testapp, request, id, path); }
@@ -76,18 +79,17 @@ TEST_CASE("thread-local variables are per thread, globals shared", "[inproc]") {
 }
 
 TEST_CASE("BEGIN clauses run in order and exit() skips the later ones", "[inproc]") {
-  inproc::engine engine(compiled("BEGIN { x = 1; } BEGIN { x = 2; exit(3); x = 4; } BEGIN { x = 5; } "
-                                 "END { printf(\"%d\", x); }"));
-  engine.go();
-  CHECK(engine.exited());
-  CHECK(engine.exit_status() == 3);
-  engine.stop();
-  consumer::printer_options quiet;
-  quiet.quiet = true;
-  consumer::printer printer(engine, quiet);
-  std::string out;
-  printer.consume(engine.take_records(), out);
-  CHECK(out == "4");
+  consumer::handle h;
+  h.setopt("quiet");
+  h.exec(h.compile("BEGIN { x = 1; } BEGIN { x = 2; exit(3); x = 4; } BEGIN { x = 5; } "
+                   "END { printf(\"%d\", x); }"));
+  h.go();
+  CHECK(h.engine().exited());
+  CHECK(h.exit_status() == 3);
+  h.stop();
+  memory_file out;
+  CHECK(h.work(out.get()) == consumer::work_status::done);
+  CHECK(out.text() == "4");
 }
 
 TEST_CASE("a fault stops its clause, drops its data and is reported", "[inproc]") {

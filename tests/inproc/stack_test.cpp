@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dtpp/consumer/printer.hpp"
+#include "dtpp/consumer/session.hpp"
+#include "../memory_file.hpp"
 #include "compiled.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -20,8 +21,11 @@ using namespace dtpp;
 
 // C names, so that the frames read the same whatever the compiler mangles.
 extern "C" [[gnu::noinline]] void dtpp_stack_site() { DTPP_PROBE(stacktest, site); }
+// A volatile count keeps one call site: an optimiser that knows `times` would unroll the loop into
+// several sites, and so several stacks.
 extern "C" [[gnu::noinline]] void dtpp_stack_caller(int times) {
-  for (int i = 0; i < times; ++i) dtpp_stack_site();
+  const volatile int count = times;
+  for (int i = 0; i < count; ++i) dtpp_stack_site();
   asm volatile("");
 }
 extern "C" [[gnu::noinline]] void dtpp_stack_starter(inproc::engine& engine) {
@@ -58,14 +62,18 @@ TEST_CASE("ustack() starts at the function holding the probe site", "[inproc][st
 }
 
 TEST_CASE("ustack() in BEGIN starts where go() was called; stack() is empty", "[inproc][stack]") {
-  inproc::engine engine(compiled("#pragma D option quiet\n"
-                                 "BEGIN { ustack(1); printf(\"%k|\", stack()); trace(ustack(1)); }"),
-                        {.program_name = "test"});
-  consumer::printer printer(engine, consumer::options_of(engine.program()));
-  dtpp_stack_starter(engine);
+  auto owned = std::make_unique<inproc::engine>(
+      compiled("BEGIN { ustack(1); printf(\"%k|\", stack()); trace(ustack(1)); }"),
+      inproc::engine_options{.program_name = "test"});
+  auto& engine = *owned;
+  options::option_set quiet;
+  (void)quiet.set("quiet", std::nullopt);
+  consumer::session session(std::move(owned), quiet, false);
+  dtpp_stack_starter(engine);  // the engine's go(), so that BEGIN's stack starts there
   engine.stop();
-  std::string out;
-  printer.consume(engine.take_records(), out);
+  memory_file file;
+  session.work(file.get(), {}, {});
+  const auto out = file.text();
   // ustack(1): a newline, then the frame indented by 14; stack() prints its newline alone.
   const std::string indent(14, ' ');
   std::smatch m;

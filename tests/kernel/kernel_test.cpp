@@ -22,7 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "dtpp/consumer/printer.hpp"
+#include "../memory_file.hpp"
+#include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
@@ -276,19 +277,20 @@ TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
 
 TEST_CASE("printf records arrive complete and in order") {
   REQUIRE_KERNEL();
-  kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
-                           "/ { printf(\"%d %s\\n\", i++, probefunc); }"));
-  consumer::printer_options quiet;
-  quiet.quiet = true;
-  consumer::printer printer(k, quiet);
-  k.go();
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                   "/ { printf(\"%d %s\\n\", i++, probefunc); }"));
+  CHECK(h.engine_name() == "kernel");
+  h.go();
   getppids(2000);
-  k.stop();
-  std::string text, expected;
-  printer.consume(k.take_records(), text);
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);  // no drop: none to report
+  std::string expected;
   for (int i = 0; i < 2000; ++i) expected += std::to_string(i) + " getppid\n";
-  CHECK(text == expected);
-  CHECK(k.take_drops().empty());
+  CHECK(text.text() == expected);
+  CHECK(h.status().drops == 0);
 }
 
 TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {
@@ -374,7 +376,7 @@ TEST_CASE("a full ring buffer counts every lost record as a drop") {
   k.stop();
   std::uint64_t drops = 0;
   for (const auto& d : k.take_drops()) {
-    CHECK(d.what == drop_count::kind::principal);
+    CHECK(d.what == engine::drop_count::kind::principal);
     drops += d.count;
   }
   const auto records = k.take_records().size();
@@ -393,7 +395,7 @@ TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
   k.stop();
   std::uint64_t aggregation = 0, dynamic = 0;
   for (const auto& d : k.take_drops())
-    (d.what == drop_count::kind::aggregation ? aggregation : dynamic) += d.count;
+    (d.what == engine::drop_count::kind::aggregation ? aggregation : dynamic) += d.count;
   CHECK(aggregation == 90);
   CHECK(dynamic == 90);
   CHECK(k.aggregation(1).snapshot().size() == 10);

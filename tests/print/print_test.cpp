@@ -14,21 +14,21 @@ using namespace dtpp;
 
 namespace {
 template <class Agg>
-std::string print(const Agg& a, order o = order::sorted, const print::print_options& options = {}) {
+std::string aggregation_text(const Agg& a, order o = order::sorted, const print::print_options& options = {}) {
   return print::format_aggregation(a.snapshot().data(), o, options);
 }
 }  // namespace
 
-TEST_CASE("a keyless value prints as 17 columns", "[out][print]") {
+TEST_CASE("a keyless value prints as 17 columns", "[print][print]") {
   aggregation<Count> c;
   for (int i = 0; i < 10; ++i) c.at().add();
-  CHECK(print(c) == "               10\n");
+  CHECK(aggregation_text(c) == "               10\n");
   aggregation<Sum> s;
   s.at().add(std::numeric_limits<std::int64_t>::min());
-  CHECK(print(s) == " -9223372036854775808\n");
+  CHECK(aggregation_text(s) == " -9223372036854775808\n");
 }
 
-TEST_CASE("integer keys print by size, 1 and 2 bytes unsigned", "[out][print]") {
+TEST_CASE("integer keys print by size, 1 and 2 bytes unsigned", "[print][print]") {
   // aggs/tst.signedkeys with aggsortkey.
   aggregation<Sum, signed char> b;
   aggregation<Sum, short> h;
@@ -41,40 +41,40 @@ TEST_CASE("integer keys print by size, 1 and 2 bytes unsigned", "[out][print]") 
     l.at(static_cast<long long>(k)).add(k);
   }
   const print::print_options by_key{.sort = {.sortkey = true}};
-  CHECK(print(b, order::sorted, by_key) ==
+  CHECK(aggregation_text(b, order::sorted, by_key) ==
         "   0                0\n   1                1\n   2                2\n"
         " 254               -2\n 255               -1\n");
-  CHECK(print(h, order::sorted, by_key) ==
+  CHECK(aggregation_text(h, order::sorted, by_key) ==
         "     0                0\n     1                1\n     2                2\n"
         " 65534               -2\n 65535               -1\n");
-  CHECK(print(i, order::sorted, by_key) ==
+  CHECK(aggregation_text(i, order::sorted, by_key) ==
         "        0                0\n        1                1\n        2                2\n"
         "       -2               -2\n       -1               -1\n");
-  CHECK(print(l, order::sorted, by_key) ==
+  CHECK(aggregation_text(l, order::sorted, by_key) ==
         "                0                0\n                1                1\n"
         "                2                2\n               -2               -2\n"
         "               -1               -1\n");
 }
 
-TEST_CASE("string keys print left-justified in 50 columns", "[out][print]") {
+TEST_CASE("string keys print left-justified in 50 columns", "[print][print]") {
   aggregation<Count, std::string> c;
   c.at("dtrace").add();
-  CHECK(print(c) == "  dtrace                                                            1\n");
+  CHECK(aggregation_text(c) == "  dtrace                                                            1\n");
   aggregation<Count, int, std::string> rice;
   rice.at(8, "Rice").add();
-  CHECK(print(rice) ==
+  CHECK(aggregation_text(rice) ==
         "        8  Rice                                                              1\n");
   aggregation<Count, std::string> longer;
   const std::string name(60, 'n');
   longer.at(name).add();
-  CHECK(print(longer) == "  " + name + "                1\n");
+  CHECK(aggregation_text(longer) == "  " + name + "                1\n");
 }
 
-TEST_CASE("strings that are not text print as a hex dump", "[out][print]") {
+TEST_CASE("strings that are not text print as a hex dump", "[print][print]") {
   aggregation<Count, std::string> c;
   c.at(std::string("a\x01z", 3)).add();
   const print::print_options small{.sort = {}, .strsize = 20};
-  CHECK(print(c, order::sorted, small) ==
+  CHECK(aggregation_text(c, order::sorted, small) ==
         "\n"
         "             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n"
         "         0: 61 01 7a 00 00 00 00 00 00 00 00 00 00 00 00 00  a.z.............\n"
@@ -83,50 +83,50 @@ TEST_CASE("strings that are not text print as a hex dump", "[out][print]") {
   aggregation<Count, std::string> empty;
   empty.at("").add();
   const print::print_options tiny{.sort = {}, .strsize = 4};
-  CHECK(print(empty, order::sorted, tiny) ==
+  CHECK(aggregation_text(empty, order::sorted, tiny) ==
         "\n"
         "             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n"
         "         0: 00 00 00 00                                      ....\n"
         "                1\n");
 }
 
-TEST_CASE("avg prints the signed integer average", "[out][print]") {
+TEST_CASE("avg prints the signed integer average", "[print][print]") {
   aggregation<Avg> a;
   a.at().add(0);
   a.at().add(-900);
-  CHECK(print(a) == "             -450\n");
+  CHECK(aggregation_text(a) == "             -450\n");
   aggregation<Avg, int> none;
   none.at(1).add(5);
   none.clear();
-  CHECK(print(none) == "        1                0\n");
+  CHECK(aggregation_text(none) == "        1                0\n");
 }
 
-TEST_CASE("stddev prints DTrace's integer standard deviation", "[out][print]") {
+TEST_CASE("stddev prints DTrace's integer standard deviation", "[print][print]") {
   // aggs/tst.stddev.
   aggregation<StdDev> a, b;
   for (std::int64_t i = 0; i < 10; ++i) {
     a.at().add(5000000000 + 100 * i);
     b.at().add(-5000000000 - 100 * i);
   }
-  CHECK(print(a) == "              287\n");
-  CHECK(print(b) == "              287\n");
+  CHECK(aggregation_text(a) == "              287\n");
+  CHECK(aggregation_text(b) == "              287\n");
 }
 
-TEST_CASE("normalize divides values, signed", "[out][print]") {
+TEST_CASE("normalize divides values, signed", "[print][print]") {
   aggregation<Sum, std::string> s;
   s.at("neg").add(-3000);
   s.at("pos").add(4000);
   s.normalize(1000);
-  CHECK(print(s) ==
+  CHECK(aggregation_text(s) ==
         "  neg                                                              -3\n"
         "  pos                                                               4\n");
   aggregation<Avg> a;
   a.at().add(-3000);
   a.normalize(1000);
-  CHECK(print(a) == "               -3\n");
+  CHECK(aggregation_text(a) == "               -3\n");
 }
 
-TEST_CASE("aggpercpu adds a line per shard after each value", "[out][print]") {
+TEST_CASE("aggpercpu adds a line per shard after each value", "[print][print]") {
   aggregation<Count, std::string> c;
   std::latch both(2);
   auto work = [&](int n) {
@@ -136,7 +136,7 @@ TEST_CASE("aggpercpu adds a line per shard after each value", "[out][print]") {
   std::thread t1(work, 4), t2(work, 6);
   t1.join();
   t2.join();
-  const auto text = print(c, order::sorted, {.sort = {}, .percpu = true});
+  const auto text = aggregation_text(c, order::sorted, {.sort = {}, .percpu = true});
   const std::string prefix = "  x                                                                10";
   REQUIRE(text.size() > prefix.size());
   CHECK(text.substr(0, prefix.size()) == prefix);
@@ -147,7 +147,7 @@ TEST_CASE("aggpercpu adds a line per shard after each value", "[out][print]") {
   CHECK((first_four || first_six));
 }
 
-TEST_CASE("several aggregations print one after another by variable id", "[out][print]") {
+TEST_CASE("several aggregations print one after another by variable id", "[print][print]") {
   aggregation<Count, std::string> calls;
   aggregation<Sum, std::string> bytes;
   calls.at("read").add();
@@ -164,7 +164,7 @@ TEST_CASE("several aggregations print one after another by variable id", "[out][
         "  read                                                            100\n");
 }
 
-TEST_CASE("printa of several aggregations prints joined rows with zero-fill", "[out][print]") {
+TEST_CASE("printa of several aggregations prints joined rows with zero-fill", "[print][print]") {
   // multiaggs/tst.zero, default format: key, then each value.
   aggregation<Sum, int> foo, bar;
   aggregation<Quantize, int> bop;
@@ -193,7 +193,7 @@ TEST_CASE("printa of several aggregations prints joined rows with zero-fill", "[
   CHECK(text.empty());
 }
 
-TEST_CASE("run-time tables print their records by type", "[out][print]") {
+TEST_CASE("run-time tables print their records by type", "[print][print]") {
   using agg::key_type;
   using agg::record;
   const key_type u8{key_type::category::integer, 1, false};

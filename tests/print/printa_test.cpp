@@ -54,7 +54,7 @@ traced i32(std::int64_t v) { return traced::integer(v, 4, true); }
 
 }  // namespace
 
-TEST_CASE("printa prints each function's value as DTrace's basics test shows", "[out][printa]") {
+TEST_CASE("printa prints each function's value as DTrace's basics test shows", "[print][printa]") {
   // printa/tst.basics.d, but for @h: its llquantize(320, 10, 0, 5, 5, 8) has fewer steps than
   // its factor, which illumos (and dtpp: docs/design.md, decision 9) rejects; dtpp's @h has 10 steps.
   std::string text;
@@ -95,7 +95,7 @@ TEST_CASE("printa prints each function's value as DTrace's basics test shows", "
 }
 
 TEST_CASE("printa's %@ conversions take the aggregations in order, repeating the last",
-          "[out][printa]") {
+          "[print][printa]") {
   // printa/tst.fmt, tst.manyval, multiaggs/tst.same.
   CHECK(printa("%@u", {}, {of(Count{}, {0})}) == "1");
   CHECK(printa("%@u %@u %@u %@u %@u %@u %@u\n", {}, {of(Count{}, {0})}) == "1 1 1 1 1 1 1\n");
@@ -110,7 +110,7 @@ TEST_CASE("printa's %@ conversions take the aggregations in order, repeating the
   }
 }
 
-TEST_CASE("printa's key conversions take the keys in order, * widths included", "[out][printa]") {
+TEST_CASE("printa's key conversions take the keys in order, * widths included", "[print][printa]") {
   // printa/tst.tuple: @a[1, 2, 3, 4, 5] = count().
   const auto c = of(Count{}, {0});
   const std::initializer_list<traced> keys = {i32(1), i32(2), i32(3), i32(4), i32(5)};
@@ -140,7 +140,7 @@ TEST_CASE("printa's key conversions take the keys in order, * widths included", 
 }
 
 TEST_CASE("printa prints zero-filled members of a joined bundle as zeros and empty histograms",
-          "[out][printa]") {
+          "[print][printa]") {
   // multiaggs/tst.zero: @foo[123] = sum(123), @bar[456] = sum(456), both [789] = sum(789); @bop
   // (quantize) and @baz (lquantize(-10, 10, 1)) have no tuples. Bundles in the .r's order.
   const auto bop = zero(Quantize{});
@@ -221,7 +221,7 @@ TEST_CASE("printa prints zero-filled members of a joined bundle as zeros and emp
   }
 }
 
-TEST_CASE("printa over many aggregations prints as DTrace's many test shows", "[out][printa]") {
+TEST_CASE("printa over many aggregations prints as DTrace's many test shows", "[print][printa]") {
   // multiaggs/tst.many: @aggN[N] = sum(N); @agg996 (quantize), @agg997 (count), @agg998 (min)
   // and @agg999 (lquantize(0, -10, 10, 1)) never get a tuple. printf("\n") between the calls.
   const auto sum = [](std::int64_t n) { return of(Sum{}, {n}); };
@@ -281,7 +281,7 @@ TEST_CASE("printa over many aggregations prints as DTrace's many test shows", "[
         "\n");
 }
 
-TEST_CASE("printa's %@ prints count unsigned, the others signed and normalized", "[out][printa]") {
+TEST_CASE("printa's %@ prints count unsigned, the others signed and normalized", "[print][printa]") {
   constexpr auto top = std::numeric_limits<std::uint64_t>::max();
   value count{agg::function::of(Count{}), {top}, 1};
   CHECK(printa("%@d %@i %@x", {}, {count}) ==
@@ -310,7 +310,7 @@ TEST_CASE("printa's %@ prints count unsigned, the others signed and normalized",
   }
 }
 
-TEST_CASE("printa's %@Y and %@T print an aggregated time", "[out][printa]") {
+TEST_CASE("printa's %@Y and %@T print an aggregated time", "[print][printa]") {
   // printa/tst.walltimestamp.sh (TZ=US/Pacific): @foo = min(1075064400 * 1000000000).
   const time_zone us(time_zone::us_pacific);
   const auto foo = of(Min{}, {1075064400LL * 1000000000LL});

@@ -24,7 +24,7 @@ const std::string begin = std::string(26, ' ') + ":BEGIN ";
 }  // namespace
 
 TEST_CASE("trace prints each integer size signed or unsigned, with DTrace's widths",
-          "[out][trace]") {
+          "[print][trace]") {
   // actions/trace/tst.{,u}int{8,16,32,64}_t.r: trace((intN_t)-1) and trace((uintN_t)-1).
   CHECK(begin + trace(traced::integer(-1, 1, true)) == "                          :BEGIN   -1");
   CHECK(begin + trace(traced::integer(-1, 1, false)) == "                          :BEGIN  255");
@@ -40,7 +40,7 @@ TEST_CASE("trace prints each integer size signed or unsigned, with DTrace's widt
         "                          :BEGIN  18446744073709551615");
 }
 
-TEST_CASE("trace in quiet mode prints integers without widths", "[out][trace]") {
+TEST_CASE("trace in quiet mode prints integers without widths", "[print][trace]") {
   // actions/trace/tst.*-quiet.r
   for (const std::uint32_t size : {1u, 2u, 4u, 8u})
     CHECK(trace(traced::integer(-1, size, true), true) == "-1");
@@ -56,7 +56,7 @@ TEST_CASE("trace in quiet mode prints integers without widths", "[out][trace]") 
         "1 two 3");
 }
 
-TEST_CASE("trace prints the extremes of each size exactly", "[out][trace]") {
+TEST_CASE("trace prints the extremes of each size exactly", "[print][trace]") {
   constexpr auto min64 = std::numeric_limits<std::int64_t>::min();
   CHECK(trace(traced::integer(min64, 8, true)) == " -9223372036854775808");
   CHECK(trace(traced::integer(min64, 8, true), true) == "-9223372036854775808");
@@ -70,7 +70,7 @@ TEST_CASE("trace prints the extremes of each size exactly", "[out][trace]") {
   CHECK(trace(traced::integer(7, 1, true)) == "   7");
 }
 
-TEST_CASE("trace prints strings left-justified in 33 columns, raw when quiet", "[out][trace]") {
+TEST_CASE("trace prints strings left-justified in 33 columns, raw when quiet", "[print][trace]") {
   // actions/trace/tst.str.r and tst.str-quiet.r: trace("a").
   CHECK(begin + trace(traced::string("a")) ==
         "                          :BEGIN   a                                ");
@@ -98,14 +98,14 @@ TEST_CASE("trace prints strings left-justified in 33 columns, raw when quiet", "
   }
 }
 
-TEST_CASE("trace prints a stack a frame a line, indented by 14", "[out][trace]") {
+TEST_CASE("trace prints a stack a frame a line, indented by 14", "[print][trace]") {
   const auto stack = traced::stack({"vmlinux`ksys_write", "a.out`main+0x1c"});
   const std::string indent(14, ' ');
   CHECK(trace(stack) == "\n" + indent + "vmlinux`ksys_write\n" + indent + "a.out`main+0x1c\n");
   CHECK(trace(stack, true) == trace(stack));
 }
 
-TEST_CASE("trace dumps an integer of no C size as raw bytes", "[out][trace]") {
+TEST_CASE("trace dumps an integer of no C size as raw bytes", "[print][trace]") {
   traced odd = traced::integer(0x414243, 8, false);
   odd.size = 3;
   CHECK(trace(odd) ==

@@ -18,7 +18,7 @@
 
 #include "dtpp/d/check.hpp"
 #include "dtpp/ir/program.hpp"
-#include "dtpp/d/options.hpp"
+#include "dtpp/options/values.hpp"
 
 namespace dtpp::command {
 
@@ -151,14 +151,14 @@ inline int usage(const settings& s) {
 /// Sets one of DTrace's options, as dtrace_setopt() would; the error is libdtrace's message.
 inline std::optional<std::string_view> set_option(settings& s, std::string_view name,
                                                   const char* value) {
-  if (auto error = d::option_error(name, value)) return error;
+  if (auto error = options::option_error(name, value)) return error;
   const std::string text = value ? value : "";
   if (name == "errtags") s.errtags = true;
   if (name == "errsource") s.errsource = text == "on";
   if (name == "defaultargs") s.compile.defaultargs = true;
   if (name == "argref") s.compile.argref = true;
   if (name == "empty") s.compile.empty_ok = true;
-  if (name == "strsize") s.compile.strsize = static_cast<std::uint32_t>(*d::parse_size(text));
+  if (name == "strsize") s.compile.strsize = static_cast<std::uint32_t>(*options::parse_size(text));
   d::set_frames_option(s.compile, name, text);
   if (name == "cpp") s.preprocess = true;
   if (name == "cpppath") s.cpp = text;

@@ -19,10 +19,9 @@
 #include <vector>
 
 #include "command_line.hpp"
-#include "dtpp/consumer/printer.hpp"
+#include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/parser.hpp"
-#include "dtpp/inproc/engine.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "preprocess.hpp"
 
@@ -134,7 +133,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
     // parse() and check() apart, rather than compile(), so that the pragmas errtags and
     // errsource apply to syntax errors too; a bad errsource value is the checker's to report.
     loaded.errtags |= s.errtags || find_pragma(parsed->program, "errtags");
-    if (const auto* p = find_pragma(parsed->program, "errsource"); p && !d::option_error(p->name, p->value.c_str()))
+    if (const auto* p = find_pragma(parsed->program, "errsource"); p && !options::option_error(p->name, p->value.c_str()))
       loaded.errsource = p->value == "on";
     for (const auto& error : parsed->errors) report(error, *program, render_options(s, loaded, spec));
     parsed_all &= parsed->errors.empty();
@@ -176,71 +175,28 @@ void release_command(const settings& s, bool run) {
   if (!run) ::waitpid(s.command, nullptr, 0);
 }
 
-/// The last value a program's pragmas or the command line gave an option; empty when unset.
-std::string option_value(const ir::program& program, const settings& s, std::string_view name) {
-  std::string value;
+/// A handle for the run, its options set by the programs' pragmas and then the command line
+/// (which wins), as libdtrace sets them while compiling after dtrace(1) has read its options.
+consumer::handle open_handle(const settings& s, const ir::program& program) {
+  consumer::handle h(kernel::engines(), s.name);
   for (const auto* options : {&program.options, &s.options})
     for (const auto& o : *options)
-      if (o.name == name) value = o.value;
-  return value;
+      h.setopt(o.name, o.value.empty() ? std::nullopt : std::optional<std::string_view>(o.value));
+  return h;
 }
 
-std::size_t size_option(const ir::program& program, const settings& s, std::string_view name, std::size_t otherwise) {
-  const auto value = option_value(program, s, name);
-  const auto size = value.empty() ? std::nullopt : d::parse_size(value);
-  return size ? static_cast<std::size_t>(*size) : otherwise;
-}
-
-/// The kernel runs a program that names a kernel provider, or any program with -x engine=kernel;
-/// the in-process engine runs the rest.
-bool runs_in_kernel(const ir::program& program, const settings& s) {
-  const auto engine = option_value(program, s, "engine");
-  if (engine == "kernel") return true;
-  if (engine == "inproc") return false;
-  for (const auto& c : program.clauses)
-    for (const auto& p : c.probes)
-      if (kernel::names_kernel_provider(p)) return true;
-  return false;
-}
-
-/// Starts the engine that runs a program, or says why it cannot.
-std::unique_ptr<consumer::source> start_engine(const settings& s, const loaded_programs& loaded,
-                                               const ir::program& program) {
-  // The program the failure concerns: the one holding the place, or the first.
-  const auto failed = [&](const std::string& why, d::ast::span where = d::diagnostic::nowhere) {
-    const auto& spec = s.programs[where == d::diagnostic::nowhere ? 0 : loaded.locate(where).first];
-    detail::complain(s, (spec.script ? "failed to enable script " + spec.text : "invalid probe specifier " + spec.text) + ": " + why);
-  };
-  if (!runs_in_kernel(program, s)) {
-    try {
-      return std::make_unique<inproc::engine>(
-          program, inproc::engine_options{.program_name = s.name, .bufsize = size_option(program, s, "bufsize", 4u << 20)});
-    } catch (const inproc::engine_error& e) {
-      if (e.tag.empty()) failed(e.what(), e.where);
-      else report(s, {e.tag, e.what(), e.where}, loaded);
-      return nullptr;
-    }
-  }
-  if (const auto why = kernel::unavailable()) {
-    failed(*why);
-    return nullptr;
-  }
-  try {
-    return std::make_unique<kernel::driver>(
-        program, kernel::driver_options{.bufsize = size_option(program, s, "bufsize", 4u << 20),
-                                        .aggsize = size_option(program, s, "aggsize", 4u << 20),
-                                        .dynvarsize = size_option(program, s, "dynvarsize", 1u << 20)});
-  } catch (const kernel::error& e) {
-    if (e.where == d::diagnostic::nowhere) failed(e.what());
-    else report(s, {e.tag, e.what(), e.where}, loaded);
-    return nullptr;
-  }
+/// Says why an engine would not run the programs: as a compile error at its place in one of them
+/// when there is one.
+void report(const settings& s, const loaded_programs& loaded, const consumer::engine_error& e, const std::string& what) {
+  if (!e.tag.empty() || e.where != d::diagnostic::nowhere) return report(s, {e.tag, e.cause, e.where}, loaded);
+  const auto& spec = s.programs.front();
+  detail::complain(s, (spec.script ? what + " " + spec.text : "invalid probe specifier " + spec.text) + ": " + e.cause);
 }
 
 /// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
 /// its clauses enables, added up (`BEGIN {} BEGIN {}` matches 2).
 void say_matched(const settings& s, const loaded_programs& loaded, const ir::program& program,
-                 const std::vector<probe_info>& probes) {
+                 const std::vector<engine::probe_info>& probes) {
   for (std::size_t i = 0; i < s.programs.size(); ++i) {
     std::size_t count = 0;
     for (const auto& p : probes)
@@ -257,40 +213,28 @@ void say_matched(const settings& s, const loaded_programs& loaded, const ir::pro
 /// Runs the checked programs until exit(), an interrupt or the end of their probes, printing as
 /// dtrace(1) does; the exit status is exit()'s.
 int execute(const settings& s, const loaded_programs& loaded, const ir::program& program) {
-  auto engine = start_engine(s, loaded, program);
-  if (!engine) return exit_failure;
-  consumer::printer_options base;
-  base.testing = std::getenv("_DTRACE_TESTING") != nullptr;
-  ir::program with_command_options = program;
-  for (const auto& o : s.options) with_command_options.options.push_back(o);
-  const auto options = consumer::options_of(with_command_options, base);
-  if (!options.quiet) say_matched(s, loaded, program, engine->probes());
+  auto h = open_handle(s, program);
+  try {
+    h.exec({program, s.programs.front().text});
+  } catch (const consumer::engine_error& e) {
+    report(s, loaded, e, "failed to enable script");
+    return exit_failure;
+  }
+  if (!h.options().number("quiet")) say_matched(s, loaded, program, h.engine().probes());
   std::FILE* output = stdout;
   if (!s.output.empty() && !(output = std::fopen(s.output.c_str(), "a"))) {
     detail::complain(s, "failed to open output file '" + s.output + "': " + std::strerror(errno));
     return exit_failure;
   }
-  consumer::printer printer(*engine, options);
-  std::string text;
-  const auto drain = [&] {
-    printer.consume(engine->take_records(), text);
-    for (const auto& f : engine->take_faults()) {
-      const auto& probe = engine->probes()[f.probe - 1];
-      detail::complain(s, "error on enabled probe ID " + std::to_string(f.epid) + " (ID " + std::to_string(f.probe) + ": " +
-                              probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name + "): " + f.what);
-    }
-    for (const auto& d : engine->take_drops()) detail::complain(s, describe(d));
-    std::fputs(text.c_str(), output);
-    std::fflush(output);
-    text.clear();
-  };
+  h.handle_faults([&](const consumer::fault_data& f) { detail::complain(s, f.message()); });
+  h.handle_drops([&](const consumer::drop_data& d) { detail::complain(s, d.message()); });
   std::signal(SIGINT, [](int) { interrupted = true; });
   std::signal(SIGTERM, [](int) { interrupted = true; });
   try {
-    engine->go();
-  } catch (const std::exception& e) {
+    h.go();
+  } catch (const consumer::engine_error& e) {
     release_command(s, false);
-    detail::complain(s, std::string("could not enable tracing: ") + e.what());
+    detail::complain(s, "could not enable tracing: " + e.cause);
     return exit_failure;
   }
   release_command(s, true);
@@ -308,49 +252,45 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     }
     return false;
   };
-  while (!engine->exited() && !interrupted && !process_gone()) {
-    drain();
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  try {
+    while (h.work(output) == consumer::work_status::okay) {
+      if (interrupted || process_gone()) {
+        h.stop();
+      } else {
+        h.sleep();
+      }
+    }
+    // The end of a run: one newline, then every aggregation printa() never printed.
+    consumer::write(output, "\n");
+    h.aggregate_print(output);
+  } catch (const consumer::error& e) {
+    detail::complain(s, e.what());
+    return exit_failure;
   }
-  drain();  // what came before exit(), in order
-  engine->stop();
-  drain();
-  printer.finish(text);
-  std::fputs(text.c_str(), output);
   if (output != stdout) std::fclose(output);
-  return engine->exited() ? engine->exit_status() : exit_success;
+  return h.status().exited ? h.exit_status() : exit_success;
 }
 
 /// dtrace -l: the probes the programs' descriptions match, or every probe there is.
 int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
   std::string text;
   print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-  const auto add = [&](const std::vector<probe_info>& probes) {
+  std::uint32_t id = 0;
+  const auto add = [&](const std::vector<engine::probe_info>& probes) {
     for (const auto& p : probes)
-      print::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
-                          p.function.c_str(), p.name.c_str());
+      print::detail::append(text, "%5u %10s %17s %33s %s\n", ++id, p.provider.c_str(), p.module.c_str(),
+                            p.function.c_str(), p.name.c_str());
   };
-  const inproc::engine_options engine_options{.program_name = s.name};
-  if (!program) {
-    const auto local = inproc::available_probes(engine_options);
-    add(local);
-    // Kernel probes too, where tracefs can be read.
-    if (!kernel::unavailable()) add(kernel::list_probes(nullptr, static_cast<std::uint32_t>(local.size() + 1)));
-    std::fputs(text.c_str(), stdout);
-    return exit_success;
-  }
+  const engine::run_options run{.program_name = s.name};
+  const auto engines = kernel::engines();
   try {
-    if (runs_in_kernel(*program, s)) {
-      std::vector<probe_info> probes;
-      for (const auto& c : program->clauses)
-        for (const auto& p : c.probes)
-          for (auto& info : kernel::list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1)))
-            probes.push_back(std::move(info));
-      add(probes);
+    if (!program) {
+      for (const auto& e : engines) add(e.probes(nullptr, run));
     } else {
-      add(inproc::engine(*program, engine_options).probes());
+      const auto choice = open_handle(s, *program).options().engine();
+      add(engine::select(engines, *program, choice).probes(&*program, run));
     }
-  } catch (const source_error& e) {
+  } catch (const engine::error& e) {
     std::fputs(text.c_str(), stdout);
     const auto i = e.where == d::diagnostic::nowhere ? 0 : loaded.locate(e.where).first;
     detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());

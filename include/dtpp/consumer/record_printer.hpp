@@ -1,14 +1,11 @@
 // dtrace(1)'s output one record at a time: the probe line that opens a firing, each record of it,
-// the library actions it carries out, the newline that closes it, and the aggregations printa()
-// left unprinted. consumer::handle prints through it as its callbacks accept records.
+// the newline that closes it, and the aggregations printa() left unprinted. The consumer's session
+// prints through it as its callbacks accept records.
 #pragma once
-
-#include <strings.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -19,8 +16,9 @@
 #include "dtpp/agg/dynamic.hpp"
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/walk.hpp"
-#include "dtpp/consumer/source.hpp"
+#include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
+#include "dtpp/options/set.hpp"
 #include "dtpp/print/aggregation.hpp"
 #include "dtpp/print/append.hpp"
 #include "dtpp/print/format.hpp"
@@ -35,44 +33,18 @@ struct printer_options {
   print::print_options print;
 };
 
-/// Sets one option that changes what is printed, from a pragma, -x or setopt(); others are left
-/// alone.
-inline void set_printer_option(printer_options& options, const std::string& name, const std::string& value) {
-  const auto number = [&] { return static_cast<std::size_t>(std::strtoull(value.c_str(), nullptr, 0)); };
-  // A toggle is on unless its value is one of libdtrace's negative words.
-  const bool on = [&] {
-    for (const char* no : {"no", "disable", "disabled", "false", "off", "unset"})
-      if (::strcasecmp(value.c_str(), no) == 0) return false;
-    return true;
-  }();
-  if (name == "quiet") options.quiet = on;
-  if (name == "aggsortkey") options.print.sort.sortkey = on;
-  if (name == "aggsortrev") options.print.sort.sortrev = on;
-  if (name == "aggsortkeypos") options.print.sort.keypos = number();
-  if (name == "aggsortpos") options.print.sort.pos = number();
-  if (name == "aggpercpu") options.print.percpu = on;
-  if (name == "strsize") options.print.strsize = number();
-}
-
-/// The options a program's pragmas (and -x) set that change what is printed.
-inline printer_options options_of(const ir::program& program, printer_options base = {}) {
-  for (const auto& o : program.options) set_printer_option(base, o.name, o.value);
-  return base;
-}
-
-/// The actions libdtrace carries out itself without offering their records to a consumer's
-/// record callback (its DTRACEACT_LIBACT records): clear, trunc, normalize, denormalize, setopt.
-inline bool is_library_action(ir::action a) {
-  switch (a) {
-    case ir::action::clear:
-    case ir::action::trunc:
-    case ir::action::normalize:
-    case ir::action::denormalize:
-    case ir::action::setopt:
-      return true;
-    default:
-      return false;
-  }
+/// What the options say about printing; read again whenever one changes.
+inline printer_options printing(const options::option_set& o, bool testing = false) {
+  printer_options p;
+  p.quiet = o.number("quiet").has_value();
+  p.testing = testing;
+  p.print.sort.sortkey = o.number("aggsortkey").has_value();
+  p.print.sort.sortrev = o.number("aggsortrev").has_value();
+  p.print.sort.keypos = o.size("aggsortkeypos", 0);
+  p.print.sort.pos = o.size("aggsortpos", 0);
+  p.print.percpu = o.on("aggpercpu");
+  p.print.strsize = o.size("strsize", 256);
+  return p;
 }
 
 /// One record's value, read from a clause's data where its description places it.
@@ -100,7 +72,7 @@ inline print::traced read_record(const ir::record& r, std::span<const std::byte>
 ///     p.close(text);                                 // "\n" unless quiet
 class record_printer {
  public:
-  record_printer(source& engine, printer_options options)
+  record_printer(engine::source& engine, printer_options options)
       : engine_(engine),
         options_(std::move(options)),
         printed_(engine.program().aggregations.size(), false) {}
@@ -111,7 +83,7 @@ class record_printer {
 
   /// The probe line that opens a firing, after the column heading the first time; nothing when
   /// quiet.
-  void open(const firing& f, std::string& out) {
+  void open(const engine::firing& f, std::string& out) {
     if (options_.quiet) return;
     if (!heading_) {
       if (options_.testing)
@@ -133,9 +105,9 @@ class record_printer {
     if (!options_.quiet) out += '\n';
   }
 
-  /// One statement of a firing: prints trace(), printf() and printa() records, carries out the
-  /// library actions; statements without records (and exit()) print nothing.
-  void print(const ir::statement& s, const firing& f, std::string& out) {
+  /// One record of a firing: trace(), stack(), ustack(), printf() and printa() print; the other
+  /// statements print nothing (the session carries out the library actions).
+  void print(const ir::statement& s, const engine::firing& f, std::string& out) {
     const std::span<const std::byte> data(f.data);
     switch (s.kind) {
       case ir::action::trace:
@@ -143,34 +115,14 @@ class record_printer {
       case ir::action::ustack:
         print::print_trace(out, read_record(s.records[0], data), options_.quiet);
         return;
-      case ir::action::setopt:  // from here on, as libdtrace's does
-        set_printer_option(options_, s.format, s.args.empty() ? std::string() : s.args[0].text);
-        return;
       case ir::action::printf: {
         std::vector<print::traced> args;
         for (const auto& r : s.records) args.push_back(read_record(r, data));
-        print::print(out, print::format::parse(s.format), args);
+        print::print(out, s.parsed_format, args);
         return;
       }
       case ir::action::printa:
         printa(s, out);
-        return;
-      case ir::action::clear:
-        engine_.aggregation(s.aggregation).clear();
-        return;
-      case ir::action::denormalize:
-        engine_.aggregation(s.aggregation).denormalize();
-        return;
-      case ir::action::normalize: {
-        const auto n = read_record(s.records[1], data).as_unsigned();
-        if (n != 0) engine_.aggregation(s.aggregation).normalize(n);
-        return;
-      }
-      case ir::action::trunc:
-        if (s.records.size() > 1)
-          engine_.aggregation(s.aggregation).trunc(read_record(s.records[1], data).as_signed());
-        else
-          engine_.aggregation(s.aggregation).trunc();
         return;
       default:
         return;
@@ -233,7 +185,7 @@ class record_printer {
     }
   }
 
-  source& engine_;
+  engine::source& engine_;
   printer_options options_;
   std::vector<bool> printed_;
   bool heading_ = false;

@@ -7,14 +7,11 @@
 #include <variant>
 #include <vector>
 
+#include "dtpp/d/span.hpp"
+
 namespace dtpp::d::ast {
 
-/// A span of the source, as byte offsets [begin, end).
-struct span {
-  std::uint32_t begin = 0;
-  std::uint32_t end = 0;
-  friend bool operator==(const span&, const span&) = default;
-};
+using span = d::span;
 
 enum class node_kind : std::uint8_t {
   integer,      ///< text: the literal as written (digits and suffix)

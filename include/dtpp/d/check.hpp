@@ -9,7 +9,7 @@
 
 #include "dtpp/d/ast.hpp"
 #include "dtpp/d/diagnostic.hpp"
-#include "dtpp/d/options.hpp"
+#include "dtpp/options/values.hpp"
 #include "dtpp/d/source.hpp"
 #include "dtpp/ir/program.hpp"
 
@@ -34,7 +34,7 @@ inline void set_frames_option(compile_options& options, std::string_view name, s
                          : name == "ustackframes" ? &options.ustackframes
                          : name == "maxframes"    ? &options.maxframes
                                                   : nullptr;
-  const auto frames = parse_size(value);
+  const auto frames = options::parse_size(value);
   if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
 }
 

@@ -12,20 +12,22 @@
 #include <vector>
 
 #include "dtpp/agg/dynamic_aggregation.hpp"
-#include "dtpp/consumer/source.hpp"
+#include "dtpp/engine/factory.hpp"
+#include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp::inproc {
 
 /// A program the engine cannot run: a probe it cannot serve, for instance.
-class engine_error : public source_error {
+class engine_error : public dtpp::engine::error {
  public:
-  using source_error::source_error;
+  using dtpp::engine::error::error;
 };
 
-using dtpp::fault;
-using dtpp::firing;
-using dtpp::probe_info;
+using dtpp::engine::drop_count;
+using dtpp::engine::fault;
+using dtpp::engine::firing;
+using dtpp::engine::probe_info;
 
 struct engine_options {
   std::string program_name = "dtpp";  ///< the module of DTPP_PROBE probes
@@ -38,7 +40,11 @@ struct engine_options {
 /// DTPP_PROBE sites, as dtrace -l lists them.
 std::vector<probe_info> available_probes(const engine_options& options = {});
 
-class engine final : public consumer::source {
+/// The in-process engine as a consumer chooses engines (engine::select): it serves every program
+/// no other engine claims.
+dtpp::engine::factory engine_factory();
+
+class engine final : public dtpp::engine::source {
  public:
   /// Binds every probe description to what this process can fire; throws engine_error for a
   /// description nothing matches (a provider only the kernel shim serves, say).

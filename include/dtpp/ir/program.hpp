@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtpp/agg/descriptor.hpp"
-#include "dtpp/d/ast.hpp"
+#include "dtpp/d/span.hpp"
+#include "dtpp/print/conversion.hpp"
 
 namespace dtpp::ir {
 
@@ -58,28 +60,113 @@ enum class builtin : std::uint8_t {
   probemod, probefunc, probename, errno_value, epid, id, curthread, caller, ucaller,
 };
 
+/// D's operators, as the checker resolved them. The binary ones also name a compound
+/// assignment's arithmetic (`+=` is add).
+enum class op : std::uint8_t {
+  add, subtract, multiply, divide, modulo, bit_and, bit_or, bit_xor, shift_left, shift_right,
+  equal, not_equal, less, less_equal, greater, greater_equal,
+  logical_and, logical_or, logical_xor,
+  negate, plus, logical_not, complement,  ///< unary
+  assign,                                 ///< plain `=`
+  increment, decrement,                   ///< `++`, `--`
+};
+inline constexpr op first_binary = op::add, last_binary = op::logical_xor;
+inline constexpr op first_unary = op::negate, last_unary = op::complement;
+
+/// An operator as D spells it: "+", "&&", "!", "=", "++".
+inline std::string_view spelling(op o) {
+  switch (o) {
+    case op::add: case op::plus: return "+";
+    case op::subtract: case op::negate: return "-";
+    case op::multiply: return "*";
+    case op::divide: return "/";
+    case op::modulo: return "%";
+    case op::bit_and: return "&";
+    case op::bit_or: return "|";
+    case op::bit_xor: return "^";
+    case op::shift_left: return "<<";
+    case op::shift_right: return ">>";
+    case op::equal: return "==";
+    case op::not_equal: return "!=";
+    case op::less: return "<";
+    case op::less_equal: return "<=";
+    case op::greater: return ">";
+    case op::greater_equal: return ">=";
+    case op::logical_and: return "&&";
+    case op::logical_or: return "||";
+    case op::logical_xor: return "^^";
+    case op::logical_not: return "!";
+    case op::complement: return "~";
+    case op::assign: return "=";
+    case op::increment: return "++";
+    case op::decrement: return "--";
+  }
+  return "?";
+}
+
+/// The operator in [first, last] that D spells `text`, if any.
+inline std::optional<op> op_spelled(std::string_view text, op first, op last) {
+  for (auto i = static_cast<int>(first); i <= static_cast<int>(last); ++i)
+    if (spelling(static_cast<op>(i)) == text) return static_cast<op>(i);
+  return std::nullopt;
+}
+
+/// D's subroutines, and stack() and ustack() as values (aggregation keys, trace, printf).
+enum class subroutine : std::uint8_t {
+  strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
+  basename, dirname, rand, progenyof, stack, ustack,
+  action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
+};
+
+/// A subroutine's D name: "strlen", "stack" ...
+inline std::string_view name(subroutine s) {
+  switch (s) {
+    case subroutine::strlen: return "strlen";
+    case subroutine::strjoin: return "strjoin";
+    case subroutine::substr: return "substr";
+    case subroutine::strchr: return "strchr";
+    case subroutine::strrchr: return "strrchr";
+    case subroutine::strstr: return "strstr";
+    case subroutine::strtok: return "strtok";
+    case subroutine::index: return "index";
+    case subroutine::rindex: return "rindex";
+    case subroutine::lltostr: return "lltostr";
+    case subroutine::copyinstr: return "copyinstr";
+    case subroutine::basename: return "basename";
+    case subroutine::dirname: return "dirname";
+    case subroutine::rand: return "rand";
+    case subroutine::progenyof: return "progenyof";
+    case subroutine::stack: return "stack";
+    case subroutine::ustack: return "ustack";
+    case subroutine::action: return "action";
+  }
+  return "?";
+}
+
 /// A typed expression.
 struct expr {
   enum class kind_t : std::uint8_t {
     constant,     ///< value
     string,       ///< text
     builtin,      ///< index: the builtin (arg number in `value` for builtin::arg)
-    variable,     ///< index: variable id; kids: keys of an associative array
-    unary,        ///< text: "-", "!", "~", "+"
-    binary,       ///< text: the operator, including "&&", "||", "^^"
+    variable,     ///< index: variable id; text: its name; kids: keys of an associative array
+    unary,        ///< operation: negate, plus, logical_not, complement; kids: operand
+    binary,       ///< operation: first_binary .. last_binary; kids: left, right
     conditional,  ///< kids: condition, then, else
-    assign,       ///< text: "=", "+=", ...; kids: target, value
-    increment,    ///< text: "++" or "--"; value: 1 for prefix, 0 for postfix; kids: target
+    assign,       ///< operation: assign, or a compound's arithmetic (add for +=); kids: target, value
+    increment,    ///< operation: increment or decrement; value: 1 for prefix, 0 for postfix; kids: target
     cast,         ///< kids: operand; type: the target
-    call,         ///< text: the subroutine (strlen, strjoin, ...); kids: arguments
+    call,         ///< function: the subroutine; kids: arguments
     stringof,     ///< kids: operand
   } kind = kind_t::constant;
   type t;
   std::int64_t value = 0;
-  std::string text;
+  std::string text;  ///< string: the constant; variable and builtin: the name, for messages
   std::uint32_t index = 0;
+  op operation = op::add;
+  subroutine function = subroutine::strlen;
   std::vector<expr> kids;
-  d::ast::span where;
+  d::span where;
 };
 
 /// One record of an enabled probe's data, as DTrace's dtrace_recdesc_t describes it.
@@ -99,19 +186,20 @@ enum class action : std::uint8_t {
 struct statement {
   action kind = action::expression;
   std::vector<expr> args;        ///< the action's or function's arguments (format excluded)
-  std::string format;            ///< printf / printa format, when given
+  std::string format;            ///< printf / printa format, when given; setopt: the option
   bool has_format = false;
+  print::format parsed_format;   ///< printf / printa: the format, parsed once by the checker
   std::uint32_t aggregation = 0; ///< aggregate, clear, trunc, normalize, denormalize: the varid
   std::vector<std::uint32_t> aggregations;  ///< printa: the varids, in order
   std::vector<expr> keys;        ///< aggregate: the keys, cast to the aggregation's key types
   std::vector<record> records;   ///< what this statement adds to the clause's data
-  d::ast::span where;
+  d::span where;
 };
 
 /// provider:module:function:name, each possibly a glob; empty fields match anything.
 struct probe {
   std::string provider, module, function, name;
-  d::ast::span where;
+  d::span where;
   std::string text() const { return provider + ":" + module + ":" + function + ":" + name; }
 };
 
@@ -122,7 +210,7 @@ struct clause {
   std::vector<statement> statements;
   bool default_action = false;  ///< no body: trace the probe firing only
   std::uint32_t data_size = 0;  ///< bytes of records all its statements add
-  d::ast::span where;
+  d::span where;
 };
 
 /// Calls f on every expression of a clause (predicate, arguments, keys) and on each of their

@@ -12,16 +12,21 @@
 #include <string>
 #include <vector>
 
-#include "dtpp/consumer/source.hpp"
-#include "dtpp/d/diagnostic.hpp"
+#include "dtpp/engine/factory.hpp"
+#include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp::kernel {
 
+using engine::drop_count;
+using engine::fault;
+using engine::firing;
+using engine::probe_info;
+
 /// The kernel refused, or the program asks for what the kernel engine cannot do.
-class error : public source_error {
+class error : public engine::error {
  public:
-  using source_error::source_error;
+  using engine::error::error;
 };
 
 struct driver_options {
@@ -40,7 +45,17 @@ bool names_kernel_provider(const ir::probe& description);
 /// dtrace -l lists them (ids from `first_id` on).
 std::vector<probe_info> list_probes(const ir::probe* description = nullptr, std::uint32_t first_id = 1);
 
-class driver final : public consumer::source {
+/// The kernel engine as a consumer chooses engines (engine::select): it claims programs naming
+/// syscall or tracepoint probes, and runs any program -x engine=kernel sends it.
+engine::factory engine_factory();
+
+/// The engines a consumer linking dtpp::kernel can run programs in: the in-process engine (the
+/// default) and the kernel's.
+///
+///     dtpp::consumer::handle h(dtpp::kernel::engines());
+std::vector<engine::factory> engines();
+
+class driver final : public engine::source {
  public:
   /// Matches the probes, generates, loads and verifies every program and creates the maps;
   /// throws error (with the verifier's log when it refused) and releases what it made.

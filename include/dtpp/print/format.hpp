@@ -1,5 +1,5 @@
 // DTrace's printf(), printa() and trace() output as pure functions over traced values: a format
-// is parsed once, then printed as often as records arrive.
+// is parsed once (print/conversion.hpp), then printed as often as records arrive.
 #pragma once
 
 #include <cstddef>
@@ -14,239 +14,12 @@
 
 #include "dtpp/agg/kind.hpp"
 #include "dtpp/print/append.hpp"
+#include "dtpp/print/conversion.hpp"
 #include "dtpp/print/histogram.hpp"
 #include "dtpp/print/record.hpp"
 #include "dtpp/print/value.hpp"
 
 namespace dtpp::print {
-
-/// One conversion of a format, `%[flags][width][.precision][size]letter`, with `@` among the
-/// flags for printa()'s aggregation value.
-struct conversion {
-  enum class type : std::uint8_t {
-    integer,            ///< d i u o x X p, with or without h hh l ll
-    character,          ///< c
-    wide_character,     ///< lc wc
-    escaped_character,  ///< C
-    string,             ///< s, ls, ws
-    escaped_string,     ///< S
-    address,            ///< a (kernel symbol: printed as 0x... in-process)
-    user_address,       ///< A (user symbol: likewise)
-    stack,              ///< k
-    time,               ///< Y
-    time_rfc822,        ///< T
-    floating,           ///< e E f g G and their L forms: D has no floats, so printed as written
-  };
-
-  type kind = type::integer;
-  std::string name;   ///< DTrace's name for it: "d", "llx", "hd", "S", ...
-  char letter = 'd';  ///< integers: the C conversion (d i u o x X); %p prints as x
-  int sign = 0;       ///< integers: +1 always signed, -1 always unsigned, 0 as the argument is
-  bool alternate = false, zero_pad = false, left = false, plus = false, group = false,
-       space = false;
-  int width = 0;
-  int precision = 0;  ///< 0 stands for none: DTrace passes on only positive precisions
-  bool dynamic_width = false, dynamic_precision = false;
-  bool aggregation = false;  ///< %@...: an aggregation's value (printa only)
-  std::string text;          ///< the conversion as written, "%-*d"
-};
-
-/// A printf() or printa() format string, parsed once into literal text and conversions.
-///
-///     const auto f = dtpp::print::format::parse("%s has %d\n");
-///     std::string out;
-///     const dtpp::print::traced args[] = {traced::string("x"), traced::integer(3, 4, true)};
-///     dtpp::print::print(out, f, args);  // "x has 3\n"
-class format {
- public:
-  /// Text to print, then (except perhaps in the last piece) a conversion.
-  struct piece {
-    std::string text;
-    std::optional<conversion> conv;
-  };
-
-  /// Parses any string without failing: `%%` becomes text, and a conversion DTrace does not
-  /// know (or a malformed one) is kept as literal text, consuming no argument.
-  static format parse(std::string_view source);
-
-  std::string_view source() const { return source_; }
-  const std::vector<piece>& pieces() const { return pieces_; }
-
- private:
-  std::string source_;
-  std::vector<piece> pieces_;
-};
-
-namespace detail {
-
-struct conversion_name {
-  conversion::type kind;
-  char letter;
-  int sign;
-};
-
-// DTrace's conversion dictionary (dt_printf.c), plus the hh forms C has.
-inline std::optional<conversion_name> find_conversion(std::string_view name) {
-  using t = conversion::type;
-  if (name.empty()) return std::nullopt;
-  const char letter = name.back();
-  const std::string_view size = name.substr(0, name.size() - 1);
-  // d i u o x X after no size, h, hh, l or ll: a plain %d or %i follows the argument's
-  // signedness, a sized one is signed.
-  if (std::string_view("diuoxX").find(letter) != std::string_view::npos &&
-      (size.empty() || size == "h" || size == "hh" || size == "l" || size == "ll")) {
-    const bool signed_letter = letter == 'd' || letter == 'i';
-    return conversion_name{t::integer, letter, signed_letter ? (size.empty() ? 0 : 1) : -1};
-  }
-  if (std::string_view("eEfgG").find(letter) != std::string_view::npos &&
-      (size.empty() || size == "L"))
-    return conversion_name{t::floating, letter, 0};
-  static constexpr struct {
-    std::string_view name;
-    conversion_name conv;
-  } others[] = {
-      {"p", {t::integer, 'x', -1}},
-      {"c", {t::character, 'c', 1}},
-      {"lc", {t::wide_character, 'c', 1}},
-      {"wc", {t::wide_character, 'c', 1}},
-      {"C", {t::escaped_character, 's', 0}},
-      {"s", {t::string, 's', 0}},
-      {"ls", {t::string, 's', 0}},
-      {"ws", {t::string, 's', 0}},
-      {"S", {t::escaped_string, 's', 0}},
-      {"a", {t::address, 's', 0}},
-      {"A", {t::user_address, 's', 0}},
-      {"k", {t::stack, 's', 0}},
-      {"Y", {t::time, 's', 0}},
-      {"T", {t::time_rfc822, 's', 0}},
-  };
-  for (const auto& other : others)
-    if (other.name == name) return other.conv;
-  return std::nullopt;
-}
-
-// Parses the conversion starting at source[at] == '%'. Sets `end` past what it read; returns
-// nothing for %% (text "%") and for what DTrace would reject (the text it read stays literal).
-inline std::optional<conversion> parse_conversion(std::string_view source, std::size_t at,
-                                                  std::size_t& end) {
-  conversion c;
-  std::size_t i = at + 1;
-  bool dot = false;
-  int digits = 0;
-  const auto fail = [&](std::size_t stop) {
-    end = stop;
-    return std::nullopt;
-  };
-  for (;; ++i) {
-    if (i == source.size()) return fail(i);
-    const char ch = source[i];
-    if (ch >= '0' && ch <= '9') {
-      if (!dot && digits == 0 && ch == '0') {  // '0' before any width digit: zero padding
-        c.zero_pad = true;
-        c.left = false;
-        continue;
-      }
-      long long n = 0;
-      for (; i < source.size() && source[i] >= '0' && source[i] <= '9'; ++i)
-        if (n < 0x7fffffff) n = n * 10 + (source[i] - '0');
-      (dot ? c.precision : c.width) = static_cast<int>(n < 0x7fffffff ? n : 0x7fffffff);
-      --i;
-      ++digits;
-      continue;
-    }
-    switch (ch) {
-      case '#':
-        c.alternate = true;
-        continue;
-      case '+':
-        c.plus = true;
-        continue;
-      case '\'':
-        c.group = true;
-        continue;
-      case ' ':
-        c.space = true;
-        continue;
-      case '@':
-        c.aggregation = true;
-        continue;
-      case '?':  // a pointer's width on LP64
-        c.width = 16;
-        continue;
-      case '-':
-        c.left = true;
-        c.zero_pad = false;
-        continue;
-      case '*': {
-        bool& dynamic = dot ? c.dynamic_precision : c.dynamic_width;
-        if (dynamic) return fail(i + 1);
-        dynamic = true;
-        continue;
-      }
-      case '.':
-        if (dot) return fail(i + 1);
-        dot = true;
-        digits = 0;
-        continue;
-      case 'h':
-      case 'l':
-      case 'L':
-      case 'w':
-        if (c.name.size() < 6) c.name += ch;
-        continue;
-      case '%':
-        if (i == at + 1) {
-          end = i + 1;
-          return std::nullopt;
-        }
-        return fail(i + 1);
-      case '$':  // positional arguments: rejected by DTrace
-        return fail(i + 1);
-      default:
-        break;
-    }
-    c.name += ch;
-    end = i + 1;
-    c.text = std::string(source.substr(at, end - at));
-    const auto known = find_conversion(c.name);
-    if (!known) return std::nullopt;
-    c.kind = known->kind;
-    c.letter = known->letter;
-    c.sign = known->sign;
-    return c;
-  }
-}
-
-}  // namespace detail
-
-inline format format::parse(std::string_view source) {
-  format f;
-  f.source_ = std::string(source);
-  piece current;
-  std::size_t i = 0;
-  while (i < source.size()) {
-    const auto percent = source.find('%', i);
-    if (percent == std::string_view::npos) {
-      current.text += source.substr(i);
-      break;
-    }
-    current.text += source.substr(i, percent - i);
-    std::size_t end = percent + 1;
-    auto conv = detail::parse_conversion(source, percent, end);
-    if (conv) {
-      current.conv = std::move(conv);
-      f.pieces_.push_back(std::move(current));
-      current = {};
-    } else if (source.substr(percent, end - percent) == "%%") {
-      current.text += '%';
-    } else {
-      current.text += source.substr(percent, end - percent);
-    }
-    i = end;
-  }
-  if (!current.text.empty() || f.pieces_.empty()) f.pieces_.push_back(std::move(current));
-  return f;
-}
 
 namespace detail {
 
@@ -394,21 +167,22 @@ inline std::string text_of(const traced& v) {
 // One conversion of value v, its width and precision already resolved.
 inline void print_conversion(std::string& out, const conversion& c, long long width, int precision,
                              const traced& v) {
-  using t = conversion::type;
+  using t = conversion_kind;
+  const conversion_info& info = *c.info;
   const bool integer = v.type == traced::kind::integer;
   const auto as_string = [&](const std::string& text) {
     append_spec(out, spec(c, width, precision, "", 's'), text.c_str());
   };
-  switch (c.kind) {
+  switch (info.kind) {
     case t::integer: {
       if (!integer) return as_string(text_of(v));
-      const bool is_signed = c.sign != 0 ? c.sign > 0 : v.is_signed;
+      const bool is_signed = info.sign != 0 ? info.sign > 0 : v.is_signed;
       if (is_signed) {
-        append_spec(out, spec(c, width, precision, "ll", c.letter),
+        append_spec(out, spec(c, width, precision, "ll", info.letter),
                     static_cast<long long>(v.as_signed()));
       } else {
         // %d of an unsigned value prints unsigned, as DTrace switches it to %u.
-        const char letter = c.letter == 'd' || c.letter == 'i' ? 'u' : c.letter;
+        const char letter = info.letter == 'd' || info.letter == 'i' ? 'u' : info.letter;
         append_spec(out, spec(c, width, precision, "ll", letter),
                     static_cast<unsigned long long>(v.as_unsigned()));
       }

@@ -1,25 +1,27 @@
-// What a consumer reads from: a running D program, whichever engine runs it. The in-process
-// engine and the kernel driver both are one; the printer, the handle and the command only see this.
+// The engine contract: what every engine offers its consumer (a running D program's probes,
+// records, faults, drops and live aggregations). The in-process engine and the kernel driver both
+// implement it; the consumer's session, the handle and the command only see this.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtpp/agg/live.hpp"
 #include "dtpp/d/diagnostic.hpp"
 #include "dtpp/ir/program.hpp"
 
-namespace dtpp {
+namespace dtpp::engine {
 
 /// A program an engine refuses to run. `where` places the cause in the D source when one
 /// construct or probe description is it; `tag` is the D compiler's tag when DTrace reports the
 /// same refusal as a compile error (D_PDESC_ZERO: a description that matches no probe).
-class source_error : public std::runtime_error {
+class error : public std::runtime_error {
  public:
-  explicit source_error(const std::string& what, d::ast::span where = d::diagnostic::nowhere,
+  explicit error(const std::string& what, d::ast::span where = d::diagnostic::nowhere,
                         std::string tag = {})
       : std::runtime_error(what), where(where), tag(std::move(tag)) {}
   d::ast::span where;
@@ -74,8 +76,6 @@ inline std::string describe(const drop_count& d) {
   return n;
 }
 
-namespace consumer {
-
 /// A running program as its consumer drives it: go, take what it produced, stop.
 class source {
  public:
@@ -102,5 +102,4 @@ class source {
   virtual agg::live_aggregation& aggregation(std::uint32_t varid) = 0;
 };
 
-}  // namespace consumer
-}  // namespace dtpp
+}  // namespace dtpp::engine

@@ -1,0 +1,77 @@
+// What a consumer's callbacks see and answer: a firing (dtrace_probedata_t), its records
+// (dtrace_recdesc_t and their data), faults (dtrace_errdata_t) and drops (dtrace_dropdata_t).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "dtpp/consumer/record_printer.hpp"
+#include "dtpp/engine/source.hpp"
+#include "dtpp/ir/program.hpp"
+#include "dtpp/print/value.hpp"
+
+namespace dtpp::consumer {
+
+/// What a consume callback tells the consumer (DTRACE_CONSUME_*).
+enum class consume : int {
+  error = -1,       ///< stop: work() throws error (errc::callback_error)
+  this_record = 0,  ///< print the firing or record as dtrace(1) would
+  next = 1,         ///< skip it: the callback dealt with it
+  abort = 2,        ///< stop: work() throws error (errc::aborted)
+};
+
+/// One firing of an enabled probe, as the probe callback sees it (dtrace_probedata_t).
+struct probe_data {
+  const engine::probe_info& probe;  ///< the probe that fired
+  const ir::clause& clause;         ///< the enabled probe: the clause whose records follow
+  std::uint32_t epid = 0;
+  std::uint32_t cpu = 0;
+  std::span<const std::byte> data;  ///< the clause's records, where clause.statements put them
+};
+
+/// One record of a firing, as the record callback sees it (dtrace_recdesc_t and its data): the
+/// statement that wrote it (trace, printf, printa, exit, stack ...) and its values: printf's
+/// arguments, exit()'s status, printa's aggregation ids.
+struct record_data {
+  const ir::statement& statement;
+  std::span<const std::byte> data;  ///< the whole firing's data
+
+  ir::action action() const { return statement.kind; }
+  std::size_t values() const { return statement.records.size(); }
+  print::traced value(std::size_t i = 0) const { return read_record(statement.records.at(i), data); }
+  std::int64_t integer(std::size_t i = 0) const { return value(i).as_signed(); }
+  std::string string(std::size_t i = 0) const { return value(i).text; }
+};
+
+/// A fault in a clause (division by zero ...), as DTrace's ERROR probe reports it.
+struct fault_data {
+  const engine::probe_info& probe;
+  std::uint32_t epid = 0;
+  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
+
+  /// dtrace(1)'s line for it, without the "dtrace: " prefix.
+  std::string message() const {
+    return "error on enabled probe ID " + std::to_string(epid) + " (ID " +
+           std::to_string(probe.id) + ": " + probe.provider + ":" + probe.module + ":" +
+           probe.function + ":" + probe.name + "): " + what;
+  }
+};
+
+/// Data lost since the last look (dtrace_dropdata_t): what, where and how much.
+struct drop_data {
+  engine::drop_count drops;
+
+  /// dtrace(1)'s line for it, without the "dtrace: " prefix: "3 drops on CPU 1".
+  std::string message() const { return engine::describe(drops); }
+};
+
+using probe_callback = std::function<consume(const probe_data&)>;
+/// Called for each record of a firing, then once with nullptr when the firing ends.
+using record_callback = std::function<consume(const probe_data&, const record_data*)>;
+using fault_callback = std::function<void(const fault_data&)>;
+using drop_callback = std::function<void(const drop_data&)>;
+
+}  // namespace dtpp::consumer

@@ -1,0 +1,62 @@
+// How engines are made and chosen: a consumer holds a list of factories (the in-process engine's
+// always; the kernel's when it links dtpp::kernel), and select() picks the one that runs a program,
+// the single place where that choice is made.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dtpp/engine/source.hpp"
+#include "dtpp/ir/program.hpp"
+
+namespace dtpp::engine {
+
+/// What a run asks of its engine, from DTrace's options (bufsize, aggsize, dynvarsize) and the
+/// consumer (the module that names DTPP_PROBE probes).
+struct run_options {
+  std::string program_name = "dtpp";
+  std::size_t bufsize = 4u << 20;     ///< principal buffer bytes
+  std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation (kernel maps)
+  std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
+};
+
+/// One engine a consumer can run programs in.
+struct factory {
+  std::string_view name;  ///< what -x engine= calls it: "inproc", "kernel"
+  /// Whether a probe description names a provider only this engine serves (syscall, tracepoint):
+  /// a program naming one runs here. Null for the engine that serves what no other claims.
+  bool (*claims)(const ir::probe& description) = nullptr;
+  /// Binds the program's probes and prepares it to run; throws engine::error (or a subclass)
+  /// saying why it cannot, the kernel's refusal included.
+  std::unique_ptr<source> (*make)(const ir::program& program, const run_options& options) = nullptr;
+  /// The probes a program's descriptions match, or (null) every probe the engine can offer, as
+  /// dtrace -l lists them, numbered from 1. Throws engine::error as make() does.
+  std::vector<probe_info> (*probes)(const ir::program* program, const run_options& options) = nullptr;
+};
+
+/// The engine that runs `program`: the one `choice` names (-x engine=kernel|inproc); for "auto"
+/// (or empty), the first engine claiming one of the program's probes, else the first engine.
+/// Throws engine::error for a choice none of `engines` is.
+inline const factory& select(std::span<const factory> engines, const ir::program& program,
+                             std::string_view choice = "auto") {
+  if (engines.empty()) throw error("no engine to run the program");
+  if (!choice.empty() && choice != "auto") {
+    for (const auto& e : engines)
+      if (e.name == choice) return e;
+    throw error("the " + std::string(choice) + " engine is not available to this consumer" +
+                (choice == "kernel" ? " (it comes with dtpp::kernel)" : ""));
+  }
+  for (const auto& e : engines)
+    if (e.claims)
+      for (const auto& c : program.clauses)
+        for (const auto& p : c.probes)
+          if (e.claims(p)) return e;
+  return engines.front();
+}
+
+}  // namespace dtpp::engine

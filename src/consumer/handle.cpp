@@ -1,0 +1,225 @@
+// The consumer handle: compiling on one handle, choosing and making the engine, options.
+#include "dtpp/consumer/handle.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "dtpp/d/check.hpp"
+#include "dtpp/d/parser.hpp"
+#include "dtpp/inproc/engine.hpp"
+
+namespace dtpp::consumer {
+namespace {
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    const int e = errno != 0 ? errno : ENOENT;
+    throw error(e, "failed to open " + path + ": " + std::strerror(e));
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// What the options tell the compiler.
+d::compile_options compiling(const options::option_set& o, std::vector<std::string> arguments) {
+  d::compile_options options;
+  options.arguments = std::move(arguments);
+  options.strsize = static_cast<std::uint32_t>(o.size("strsize", 256));
+  for (const auto* name : {"stackframes", "ustackframes", "maxframes"})
+    if (const auto n = o.number(name)) d::set_frames_option(options, name, std::to_string(*n));
+  options.defaultargs = o.on("defaultargs");
+  options.argref = o.on("argref");
+  options.empty_ok = o.on("empty");
+  return options;
+}
+
+}  // namespace
+
+handle::handle(std::vector<engine::factory> engines, std::string program_name)
+    : engines_(std::move(engines)), program_name_(std::move(program_name)) {}
+handle::handle(handle&&) noexcept = default;
+handle& handle::operator=(handle&&) noexcept = default;
+handle::~handle() = default;
+
+std::vector<engine::factory> handle::default_engines() { return {inproc::engine_factory()}; }
+
+program handle::compile(std::string_view text, std::vector<std::string> arguments) {
+  return compile(d::source_file("<string>", std::string(text)), "dtpp", std::move(arguments));
+}
+
+program handle::compile_file(const std::string& path, std::vector<std::string> arguments) {
+  return compile(d::source_file(path, read_text_file(path)), path, std::move(arguments));
+}
+
+program handle::compile(const d::source_file& source, std::string zero,
+                        std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), std::move(zero));
+  const auto options = compiling(options_, std::move(arguments));
+  const d::render_options how{"dtpp", options_.on("errtags"), true, options_.text("errsource") != "off"};
+  const auto refuse = [&](std::vector<d::diagnostic> errors, const auto& source_of) {
+    std::string text;
+    for (auto& e : errors) {
+      const auto& [in, where] = source_of(e.where);
+      e.where = where;
+      text += d::render(e, in, how);
+    }
+    throw compile_error(text, std::move(errors));
+  };
+  auto parsed = d::parse(source);
+  if (!parsed.errors.empty())
+    refuse(std::move(parsed.errors), [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
+
+  // With programs compiled before, all are checked as one text, each starting where the one
+  // before ends, so that they share variables and aggregations; a place in that text names the
+  // program it is in.
+  std::vector<const d::source_file*> parts;
+  for (const auto& c : compiled_) parts.push_back(&c);
+  parts.push_back(&source);
+  std::string joined;
+  std::vector<std::uint32_t> starts;
+  for (const auto* part : parts) {
+    if (!joined.empty()) joined += '\n';
+    starts.push_back(static_cast<std::uint32_t>(joined.size()));
+    joined += part->text();
+  }
+  const d::source_file all(source.name(), std::move(joined));
+  auto result = parts.size() == 1 ? d::check(parsed.program, source, options)
+                                  : d::check(d::parse(all).program, all, options);
+  if (!result.errors.empty())
+    refuse(std::move(result.errors), [&](d::ast::span where) {
+      if (where == d::diagnostic::nowhere) return std::pair{std::cref(source), where};
+      std::size_t i = starts.size() - 1;
+      while (i > 0 && where.begin < starts[i]) --i;
+      return std::pair{std::cref(*parts[i]), d::ast::span{where.begin - starts[i], where.end - starts[i]}};
+    });
+  compiled_.push_back(source);
+  for (const auto& o : result.program.options)
+    setopt(o.name, o.value.empty() ? std::nullopt : std::optional<std::string_view>(o.value));
+  // Clauses come in program order: this program's are those in its own text.
+  const auto own = std::find_if(result.program.clauses.begin(), result.program.clauses.end(),
+                                [&](const ir::clause& c) { return c.where.begin >= starts.back(); });
+  const auto first = static_cast<std::uint32_t>(own - result.program.clauses.begin());
+  return {std::move(result.program), source.name(), first};
+}
+
+void handle::exec(const program& p) {
+  if (session_ && session_->active())
+    throw error(EBUSY, "failed to enable probes: tracing is already active");
+  // The latest program holds every clause compiled before it; those not executed keep their
+  // place (and so their enabled probe ids) but match no probe.
+  auto enabled = enabled_;
+  enabled.resize(std::max(enabled.size(), p.checked.clauses.size()), false);
+  std::fill(enabled.begin() + p.first_clause, enabled.begin() + static_cast<std::ptrdiff_t>(p.checked.clauses.size()), true);
+  const bool newest = p.checked.clauses.size() >= latest_.clauses.size();
+  ir::program run_program = newest ? p.checked : latest_;
+  for (std::size_t i = 0; i < run_program.clauses.size(); ++i)
+    if (!enabled[i]) run_program.clauses[i].probes.clear();
+  try {
+    const auto& chosen = engine::select(engines_, run_program, options_.engine());
+    const engine::run_options run{program_name_, options_.size("bufsize", 4u << 20),
+                                  options_.size("aggsize", 4u << 20),
+                                  options_.size("dynvarsize", 1u << 20)};
+    auto made = std::make_unique<session>(chosen.make(run_program, run), options_,
+                                          std::getenv("_DTRACE_TESTING") != nullptr);
+    session_ = std::move(made);
+    engine_name_ = chosen.name;
+    enabled_ = std::move(enabled);
+    if (newest) latest_ = p.checked;
+  } catch (const engine::error& e) {
+    throw engine_error(ENOENT, "failed to enable probes", e.what(), e.where, e.tag);
+  }
+  session_->on_fault(on_fault_);
+  session_->on_drop(on_drop_);
+}
+
+void handle::setopt(std::string_view name, std::optional<std::string_view> value) {
+  if (const auto refused = options_.set(name, value, session_ && session_->active())) {
+    const auto code = refused->why == options::refusal::reason::bad_name    ? errc::bad_option_name
+                      : refused->why == options::refusal::reason::bad_value ? errc::bad_option_value
+                                                                            : errc::tracing_active;
+    throw error(code, "failed to set option '" + std::string(name) + "': " + std::string(refused->message));
+  }
+  if (session_) session_->options_changed();
+}
+
+std::optional<std::string> handle::getopt(std::string_view name) const {
+  const auto* spec = options::find_option(name);
+  if (!spec || spec->effect == options::when::compile)
+    throw error(errc::bad_option_name, "failed to get option '" + std::string(name) + "': Invalid option name");
+  const auto v = options_.number(name);
+  return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt;
+}
+
+session& handle::running(const char* operation) const {
+  if (!session_)
+    throw error(EINVAL, std::string("failed to ") + operation + ": no program has been executed");
+  return *session_;
+}
+
+void handle::go() {
+  auto& s = running("go");
+  if (s.active()) throw error(EINVAL, "failed to go: tracing is already active");
+  s.go();
+}
+
+void handle::sleep() const { running("sleep").sleep(); }
+
+run_status handle::status() { return session_ ? session_->status() : run_status{}; }
+
+work_status handle::work(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record) {
+  return running("work").work(out, on_probe, on_record);
+}
+
+void handle::handle_faults(fault_callback on_fault) {
+  on_fault_ = std::move(on_fault);
+  if (session_) session_->on_fault(on_fault_);
+}
+
+void handle::handle_drops(drop_callback on_drop) {
+  on_drop_ = std::move(on_drop);
+  if (session_) session_->on_drop(on_drop_);
+}
+
+void handle::aggregate_snap() {
+  if (session_) session_->aggregate_snap();
+}
+
+void handle::aggregate_clear() { running("aggregate_clear").aggregate_clear(); }
+
+void handle::aggregate_print(std::FILE* out, order o) { running("aggregate_print").aggregate_print(out, o); }
+
+agg::live_aggregation& handle::live_aggregation(std::string_view name) {
+  auto& e = running("aggregation").engine();
+  for (const auto& d : e.program().aggregations)
+    if (d.name == name) return e.aggregation(d.varid);
+  throw error(ENOENT, "no aggregation named @" + std::string(name));
+}
+
+void handle::stop() {
+  if (session_) session_->stop();
+}
+
+int handle::exit_status() const { return session_ ? session_->exit_status() : 0; }
+
+const ir::program& handle::running_program() const { return running("read the program").engine().program(); }
+
+engine::source& handle::engine() { return running("reach the engine").engine(); }
+
+std::string_view handle::engine_name() const { return engine_name_; }
+
+const std::vector<engine::probe_info>& handle::probes() { return running("list the probes").engine().probes(); }
+
+agg::dynamic_table handle::aggregation_table(std::uint32_t varid) {
+  return running("aggregation_table").engine().aggregation(varid).snapshot();
+}
+
+print::print_options handle::print_options() const { return printing(options_).print; }
+
+}  // namespace dtpp::consumer

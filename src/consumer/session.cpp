@@ -1,0 +1,202 @@
+// The consume loop: records to callbacks and the printer, library actions, faults, drops, pacing.
+#include "dtpp/consumer/session.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+namespace dtpp::consumer {
+namespace {
+
+// What a callback answered; abort and error end the consumption.
+consume check(consume answer) {
+  switch (answer) {
+    case consume::this_record:
+    case consume::next:
+      return answer;
+    case consume::abort:
+      throw error(errc::aborted, "failed to consume records: Abort explicitly directed");
+    case consume::error:
+      throw error(errc::callback_error, "failed to consume records: a callback returned an error");
+  }
+  throw error(errc::callback_error, "failed to consume records: Invalid return value from callback");
+}
+
+// The actions libdtrace carries out itself without offering their records to a consumer's
+// record callback (its DTRACEACT_LIBACT records).
+bool is_library_action(ir::action a) {
+  switch (a) {
+    case ir::action::clear:
+    case ir::action::trunc:
+    case ir::action::normalize:
+    case ir::action::denormalize:
+    case ir::action::setopt:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void write(std::FILE* out, const std::string& text) {
+  if (text.empty()) return;
+  if (std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fflush(out) != 0) {
+    const int e = errno != 0 ? errno : EIO;
+    throw error(e, std::string("failed to write output: ") + std::strerror(e));
+  }
+}
+
+session::session(std::unique_ptr<engine::source> engine, options::option_set& options, bool testing)
+    : engine_(std::move(engine)),
+      options_(options),
+      testing_(testing),
+      printer_(*engine_, printing(options, testing)) {}
+
+session::~session() = default;
+
+void session::go() {
+  try {
+    engine_->go();
+  } catch (const engine::error& e) {
+    throw engine_error(EBUSY, "failed to go", e.what(), e.where, e.tag);
+  }
+  active_ = true;
+  last_switch_ = last_agg_ = last_status_ = clock::now();
+}
+
+void session::stop() {
+  if (!active_ || stopped_) return;
+  engine_->stop();
+  stopped_ = true;
+}
+
+run_status session::status() {
+  last_status_ = clock::now();
+  if (engine_->exited()) stop();
+  return {engine_->exited(), stopped_, drops_, faults_};
+}
+
+work_status session::work(std::FILE* out, const probe_callback& on_probe,
+                          const record_callback& on_record) {
+  const auto st = status();
+  aggregate_snap();
+  drain(out, on_probe, on_record);
+  report_faults();
+  report_drops();
+  return st.exited || st.stopped ? work_status::done : work_status::okay;
+}
+
+void session::sleep() const {
+  const auto due = [&](clock::time_point last, std::string_view rate) {
+    const auto ns = options_.number(rate).value_or(0);
+    return last + (ns > 0 ? std::chrono::nanoseconds(ns) : clock::duration(idle_pace));
+  };
+  std::this_thread::sleep_until(std::min({due(last_switch_, "switchrate"), due(last_agg_, "aggrate"),
+                                          due(last_status_, "statusrate")}));
+}
+
+void session::options_changed() { printer_.set_options(printing(options_, testing_)); }
+
+void session::aggregate_clear() {
+  for (std::uint32_t id = 1; id <= engine_->program().aggregations.size(); ++id)
+    engine_->aggregation(id).clear();
+}
+
+void session::aggregate_print(std::FILE* out, order o) {
+  std::string text;
+  printer_.unprinted_aggregations(text, o);
+  write(out, text);
+}
+
+void session::carry_out(const ir::statement& s, const engine::firing& f) {
+  const std::span<const std::byte> data(f.data);
+  switch (s.kind) {
+    case ir::action::clear:
+      engine_->aggregation(s.aggregation).clear();
+      return;
+    case ir::action::denormalize:
+      engine_->aggregation(s.aggregation).denormalize();
+      return;
+    case ir::action::normalize:
+      if (const auto n = read_record(s.records[1], data).as_unsigned(); n != 0)
+        engine_->aggregation(s.aggregation).normalize(n);
+      return;
+    case ir::action::trunc:
+      if (s.records.size() > 1)
+        engine_->aggregation(s.aggregation).trunc(read_record(s.records[1], data).as_signed());
+      else
+        engine_->aggregation(s.aggregation).trunc();
+      return;
+    case ir::action::setopt:  // from here on, as libdtrace's does; a refusal changes nothing
+      if (s.args.empty())
+        (void)options_.set(s.format, std::nullopt, true);
+      else
+        (void)options_.set(s.format, s.args[0].text, true);
+      options_changed();
+      return;
+    default:
+      return;
+  }
+}
+
+void session::drain(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record) {
+  for (auto& f : engine_->take_records()) pending_.push_back(std::move(f));
+  last_switch_ = clock::now();
+  std::string text;
+  // Printed text goes out before each callback, so that what a callback writes to `out`
+  // itself lands after the records before it.
+  const auto flush = [&] {
+    write(out, text);
+    text.clear();
+  };
+  while (!pending_.empty()) {
+    const engine::firing f = std::move(pending_.front());
+    pending_.pop_front();
+    const auto& clause = engine_->program().clauses[f.epid - 1];
+    const probe_data probe{engine_->probes()[f.probe - 1], clause, f.epid, f.cpu, f.data};
+    if (on_probe && check(on_probe(probe)) == consume::next) continue;
+    printer_.open(f, text);
+    for (const auto& s : clause.statements) {
+      // Assignments and aggregating write no record; every action does, printf() of a bare
+      // format included.
+      if (s.kind == ir::action::expression || s.kind == ir::action::aggregate) continue;
+      if (is_library_action(s.kind)) {
+        carry_out(s, f);
+        continue;
+      }
+      if (on_record) {
+        flush();
+        const record_data record{s, f.data};
+        if (check(on_record(probe, &record)) == consume::next) continue;
+      }
+      printer_.print(s, f, text);
+    }
+    flush();
+    if (!on_record || check(on_record(probe, nullptr)) == consume::this_record) printer_.close(text);
+  }
+  flush();
+}
+
+void session::report_faults() {
+  for (const auto& f : engine_->take_faults()) {
+    ++faults_;
+    const fault_data fault{engine_->probes()[f.probe - 1], f.epid, f.what};
+    if (!on_fault_)
+      throw error(errc::probe_fault, "failed to consume records: Abort due to error: " + fault.message());
+    on_fault_(fault);
+  }
+}
+
+void session::report_drops() {
+  for (const auto& d : engine_->take_drops()) {
+    drops_ += d.count;
+    const drop_data drop{d};
+    if (!on_drop_)
+      throw error(errc::drop_abort, "failed to consume records: Abort due to drop: " + drop.message());
+    on_drop_(drop);
+  }
+}
+
+}  // namespace dtpp::consumer
