@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: a RelWithDebInfo build with every test, then a sanitizer build running
-# the unit, example, command and kernel tests under ASan and UBSan. Fails on the first failure.
-# Kernel tests (label kernel) need root, BPF and tracefs; where the kernel refuses they are
-# reported as skipped, with the reason.
+# The whole test suite: a RelWithDebInfo build with every test; a Release build running the unit,
+# example, command, C API and kernel tests (optimisers move what stack tests look at); a Debug
+# build running them under ASan and UBSan; and a ThreadSanitizer build of the in-process, consumer
+# and C API tests (two handles on two threads, the engine's timer threads). Fails on the first
+# failure. Kernel tests (label kernel) need root, BPF and tracefs; where the kernel refuses they
+# are reported as skipped, with the reason.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -11,10 +13,21 @@ trap 'echo "test.sh: $(( SECONDS - start ))s in total"' EXIT
 
 bash scripts/setup.sh
 export DTPP_SETUP_DONE=1
+run_labels='unit|example|command|capi|kernel'
 
 bash scripts/build.sh build
 ctest --test-dir build --output-on-failure -j2
 
-# Benchmarks, compile-fail, header and install checks gain nothing from sanitizers; skip them.
+# Benchmarks, compile-fail, header and install checks gain nothing from another build; skip them.
+bash scripts/build.sh build-release -DCMAKE_BUILD_TYPE=Release -DDTPP_BENCH=OFF
+ctest --test-dir build-release --output-on-failure -j2 -L "$run_labels"
+
 bash scripts/build.sh build-san -DDTPP_SANITIZE=ON -DDTPP_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
-ctest --test-dir build-san --output-on-failure -j2 -L 'unit|example|command|kernel'
+ctest --test-dir build-san --output-on-failure -j2 -L "$run_labels"
+
+tsan_targets="dtpp_inproc_tests dtpp_consumer_tests capi_stddev_walk capi_percpu_walk capi_snap_clear"
+tsan_targets+=" capi_joined_walk capi_api_checks"
+DTPP_TARGETS=$tsan_targets bash scripts/build.sh build-tsan -DDTPP_SANITIZE=thread -DDTPP_BENCH=OFF \
+  -DDTPP_EXAMPLES=OFF
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j2 \
+  -R '^(inproc|consumer|capi): ' -E '^capi: example35$'

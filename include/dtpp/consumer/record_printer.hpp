@@ -167,7 +167,7 @@ class record_printer {
         print::print_joined<agg::dynamic_key>(out, tables, options_.print);
       return;
     }
-    const auto format = print::format::parse(s.format);
+    const auto& format = s.parsed_format;
     std::vector<std::vector<std::uint64_t>> zero;
     for (const auto* t : tables) zero.push_back(agg::zero_words(t->desc()));
     for (const auto& b : agg::joined_bundles<agg::dynamic_key>(tables, options_.print.sort)) {

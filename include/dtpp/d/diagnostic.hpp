@@ -15,7 +15,7 @@ namespace dtpp::d {
 /// lines start with a tab), and the span of source it is about (`nowhere` for errors about the
 /// command line, such as an unused argument).
 struct diagnostic {
-  static constexpr ast::span nowhere{std::numeric_limits<std::uint32_t>::max(), std::numeric_limits<std::uint32_t>::max()};
+  static constexpr ast::span nowhere = d::nowhere;
 
   std::string tag;
   std::string message;

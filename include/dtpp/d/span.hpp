@@ -13,4 +13,7 @@ struct span {
   friend bool operator==(const span&, const span&) = default;
 };
 
+/// No place in the source: errors about the command line, or about a program as a whole.
+inline constexpr span nowhere{UINT32_MAX, UINT32_MAX};
+
 }  // namespace dtpp::d

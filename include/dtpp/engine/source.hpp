@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "dtpp/agg/live.hpp"
-#include "dtpp/d/diagnostic.hpp"
+#include "dtpp/d/span.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp::engine {
@@ -21,10 +21,10 @@ namespace dtpp::engine {
 /// same refusal as a compile error (D_PDESC_ZERO: a description that matches no probe).
 class error : public std::runtime_error {
  public:
-  explicit error(const std::string& what, d::ast::span where = d::diagnostic::nowhere,
+  explicit error(const std::string& what, d::span where = d::nowhere,
                         std::string tag = {})
       : std::runtime_error(what), where(where), tag(std::move(tag)) {}
-  d::ast::span where;
+  d::span where;
   std::string tag;
 };
 
