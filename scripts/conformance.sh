@@ -2,7 +2,7 @@
 # Runs dtrace-utils' unit tests (test/unittest/AREA/...) against dtpp and judges them the way
 # dtrace-utils' own harness (runtest.sh) does. See docs/conformance.md.
 #
-#   scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] [-c] DTU_DIR AREA...
+#   scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR AREA...
 #
 # DTU_DIR is a dtrace-utils checkout (or its test/unittest directory); AREA names a directory
 # under test/unittest (aggs, printf, actions/printf ...). One line per test, then totals.
@@ -15,13 +15,11 @@ unset CDPATH POSIXLY_CORRECT
 
 usage() {
     cat <<'EOF'
-usage: scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] [-c] DTU_DIR AREA...
+usage: scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR AREA...
   -d DTPP     the dtpp binary (default build/tools/dtpp)
   -o RESULTS  where to keep outputs and diffs (default build/conformance)
   -t SECONDS  per-test timeout, raised by a test's @@timeout (default 10)
   -k          also run tests using syscall/tracepoint probes (kernel engine, needs root)
-  -c          drop dtpp's source excerpts (the "  NN | line" and caret lines under a compile
-              error) from standard error before judging; runtest.sh has no such step
   DTU_DIR     a dtrace-utils checkout (branch devel), or its test/unittest directory
   AREA        a directory under test/unittest: aggs, printf, actions/printf, ...
 EOF
@@ -32,14 +30,12 @@ dtpp_bin=build/tools/dtpp
 results=build/conformance
 base_timeout=10
 run_kernel=
-strip_excerpts=
-while getopts d:o:t:kch opt; do
+while getopts d:o:t:kh opt; do
     case $opt in
         d) dtpp_bin=$OPTARG ;;
         o) results=$OPTARG ;;
         t) base_timeout=$OPTARG ;;
         k) run_kernel=t ;;
-        c) strip_excerpts=t ;;
         *) usage ;;
     esac
 done
@@ -436,10 +432,6 @@ run_test() {
         grep -vE '^[a-z_]+ DEBUG [0-9]+: ' "$stderr" |
             sed 's/Invalid member name/Member name not found/' > "$stderr.tmp"
         mv -f "$stderr.tmp" "$stderr"
-        if [[ -n $strip_excerpts ]]; then
-            grep -vE '^ +([0-9]+ )?\| ' "$stderr" > "$stderr.tmp"
-            mv -f "$stderr.tmp" "$stderr"
-        fi
 
         if grep -q "Cannot allocate memory" "$stdout" "$stderr"; then
             xfailmsg="out of memory"
@@ -530,7 +522,6 @@ run_test() {
 
 # --- Main -----------------------------------------------------------------------------------
 "$dt" -vV 2>&1 | head -2
-[[ -n $strip_excerpts ]] && echo "-c: dtpp's source excerpts are dropped from standard error before judging"
 for area in "$@"; do
     area=${area%/}
     if [[ ! -d test/unittest/$area ]]; then

@@ -62,7 +62,7 @@ program handle::compile(const d::source_file& source, std::string zero,
                         std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), std::move(zero));
   const auto options = compiling(options_, std::move(arguments));
-  const d::render_options how{"dtpp", options_.on("errtags"), true};
+  const d::render_options how{"dtpp", options_.on("errtags"), true, options_.text("errsource") != "off"};
   const auto refuse = [&](std::vector<d::diagnostic> errors, const auto& source_of) {
     std::string text;
     for (auto& e : errors) {

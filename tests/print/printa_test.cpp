@@ -56,7 +56,7 @@ traced i32(std::int64_t v) { return traced::integer(v, 4, true); }
 
 TEST_CASE("printa prints each function's value as DTrace's basics test shows", "[print][printa]") {
   // printa/tst.basics.d, but for @h: its llquantize(320, 10, 0, 5, 5, 8) has fewer steps than
-  // its factor, which illumos (and dtpp, DTRACE.md decision 1) rejects; dtpp's @h has 10 steps.
+  // its factor, which illumos (and dtpp: docs/design.md, decision 9) rejects; dtpp's @h has 10 steps.
   std::string text;
   text += printa("@a = %@u\n", {}, {of(Avg{}, {1})});
   text += printa("@b = %@u\n", {}, {of(Count{}, {0})});

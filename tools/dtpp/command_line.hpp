@@ -47,10 +47,11 @@ struct settings {
   bool list = false;                       ///< -l
   bool preprocess = false;                 ///< -C, -x cpp
   bool errtags = false;                    ///< -x errtags
+  bool errsource = true;                   ///< -x errsource: off by default when run as dtrace
   std::string cpp = "cpp";                 ///< -x cpppath
   std::vector<std::string> cpp_arguments;  ///< -D, -U, -I, -H, in order
   std::string stdc;                        ///< -X, -x stdc: a, c, s or t
-  std::string output;                      ///< -o (used once programs run: issue #4)
+  std::string output;                      ///< -o: the file the run's output is appended to
   d::compile_options compile;              ///< strsize, stack frames, defaultargs, argref, empty, $target
   pid_t command = 0;                       ///< -c: the child running the command, held at exec
   int command_gate = -1;                   ///< -c: writing here lets the child exec its command
@@ -128,7 +129,7 @@ inline int usage(const settings& s) {
                "\t-h  print this help\n"
                "\t-H  print included files when invoking preprocessor\n"
                "\t-I  add include directory to preprocessor search path\n"
-               "\t-l  list probes matching specified criteria (not yet)\n"
+               "\t-l  list probes matching specified criteria\n"
                "\t-L  add library directory to library search path\n"
                "\t-n  enable or list probes matching the specified probe name\n"
                "\t-o  set output file\n"
@@ -153,6 +154,7 @@ inline std::optional<std::string_view> set_option(settings& s, std::string_view 
   if (auto error = options::option_error(name, value)) return error;
   const std::string text = value ? value : "";
   if (name == "errtags") s.errtags = true;
+  if (name == "errsource") s.errsource = text == "on";
   if (name == "defaultargs") s.compile.defaultargs = true;
   if (name == "argref") s.compile.argref = true;
   if (name == "empty") s.compile.empty_ok = true;
@@ -192,6 +194,8 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
   s.argv0 = argv[0];
   const auto slash = s.argv0.rfind('/');
   s.name = slash == std::string::npos ? s.argv0 : s.argv0.substr(slash + 1);
+  // Invoked as dtrace, standard error is dtrace(1)'s exactly: no source excerpt under errors.
+  s.errsource = s.name != "dtrace";
   if (argc == 1) return detail::usage(s);
   argv[0] = s.name.data();  // getopt's messages name the command the way ours do
 

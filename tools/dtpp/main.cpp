@@ -78,6 +78,7 @@ struct loaded_programs {
   std::vector<loaded_program> programs;
   std::vector<std::uint32_t> starts;  ///< where each program begins in the joined text
   bool errtags = false;               ///< -xerrtags, or a program's pragma
+  bool errsource = true;              ///< -xerrsource (or the default), then the programs' pragmas
 
   /// The program a place in the joined text is in (the last one for no place), and the place
   /// within that program.
@@ -87,6 +88,11 @@ struct loaded_programs {
     return {i, {where.begin - starts[i], where.end - starts[i]}};
   }
 };
+
+/// How a program's diagnostics look, as the options and the pragmas read so far leave them.
+d::render_options render_options(const settings& s, const loaded_programs& loaded, const program_spec& spec) {
+  return {s.name, loaded.errtags, spec.script, loaded.errsource};
+}
 
 /// Prints a diagnostic as dtrace(1) does, against the lines cpp's input had.
 void report(const d::diagnostic& error, const loaded_program& loaded, const d::render_options& options) {
@@ -99,13 +105,15 @@ void report(const d::diagnostic& error, const loaded_program& loaded, const d::r
 void report(const settings& s, d::diagnostic error, const loaded_programs& loaded) {
   const auto [i, where] = loaded.locate(error.where);
   error.where = where;
-  report(error, loaded.programs[i], d::render_options{s.name, loaded.errtags, s.programs[i].script});
+  report(error, loaded.programs[i], render_options(s, loaded, s.programs[i]));
 }
 
-bool sets_option(const d::ast::program& program, std::string_view name) {
+/// The program's last `#pragma D option NAME`; null when it has none.
+const d::ast::pragma* find_pragma(const d::ast::program& program, std::string_view name) {
+  const d::ast::pragma* found = nullptr;
   for (const auto& item : program.items)
-    if (const auto* p = std::get_if<d::ast::pragma>(&item); p && p->name == name) return true;
-  return false;
+    if (const auto* p = std::get_if<d::ast::pragma>(&item); p && p->name == name) found = p;
+  return found;
 }
 
 /// Loads and parses every program, then checks them together; prints their diagnostics (or,
@@ -114,6 +122,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   bool parsed_all = true;
   std::string joined;
   std::optional<d::parse_result> parsed;
+  loaded.errsource = s.errsource;
   for (const auto& spec : s.programs) {
     auto program = load(s, spec);
     if (!program) {
@@ -121,12 +130,12 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
       continue;
     }
     parsed = d::parse(program->source);
-    // parse() and check() apart, rather than compile(), so that a `#pragma D option errtags`
-    // shows tags on syntax errors too.
-    const bool tags = s.errtags || sets_option(parsed->program, "errtags");
-    loaded.errtags |= tags;
-    for (const auto& error : parsed->errors)
-      report(error, *program, d::render_options{s.name, tags, spec.script});
+    // parse() and check() apart, rather than compile(), so that the pragmas errtags and
+    // errsource apply to syntax errors too; a bad errsource value is the checker's to report.
+    loaded.errtags |= s.errtags || find_pragma(parsed->program, "errtags");
+    if (const auto* p = find_pragma(parsed->program, "errsource"); p && !options::option_error(p->name, p->value.c_str()))
+      loaded.errsource = p->value == "on";
+    for (const auto& error : parsed->errors) report(error, *program, render_options(s, loaded, spec));
     parsed_all &= parsed->errors.empty();
     if (!loaded.programs.empty()) joined += '\n';
     loaded.starts.push_back(static_cast<std::uint32_t>(joined.size()));

@@ -13,7 +13,7 @@ namespace dtpp::agg {
 
 /// llquantize(x, factor, low, high, nsteps): one bucket below factor^low, then for each order of
 /// magnitude m in [low, high] the range [factor^m, factor^(m+1)) cut into equal buckets, then one
-/// bucket at or above factor^(high+1). The layout is illumos's (see docs/design.md).
+/// bucket at or above factor^(high+1). The layout is illumos's (docs/design.md, decision 9).
 struct llquantize_params {
   std::uint16_t factor = 10;
   std::uint16_t low = 0;

@@ -64,7 +64,8 @@ struct lquantize_params {
     return std::int64_t{base} + std::int64_t{levels} * step;
   }
 
-  /// The bucket of x, comparing the full 64-bit value (Linux DTrace's rule).
+  /// The bucket of x, comparing the full 64-bit value (Linux DTrace's rule: docs/design.md,
+  /// decision 10).
   constexpr std::size_t bucket(std::int64_t x) const {
     if (x < base) return 0;
     if (x >= overflow_start()) return std::size_t{levels} + 1;

@@ -27,15 +27,17 @@ struct render_options {
   std::string program = "dtrace";  ///< the name the command was invoked by
   bool errtags = false;            ///< -xerrtags: show [D_TAG]
   bool script = true;              ///< -s (source name is a file) or -n (a probe specifier)
+  bool source = true;              ///< -xerrsource: the source line and caret under the message
 };
 
-/// DTrace's first line, then the source line and a caret (with ~ under the rest of the span):
+/// DTrace's first line, then (unless `source` is off) the source line and a caret, with ~ under
+/// the rest of the span:
 ///
-///     dtrace: failed to compile script x.d: [D_SYNTAX] line 3: syntax error near "}"
+///     dtpp: failed to compile script x.d: [D_SYNTAX] line 3: syntax error near "}"
 ///         3 |   @a = count(;
 ///           |              ^
 ///
-/// For -n, DTrace's shape is "dtrace: invalid probe specifier SPEC: MSG", with no line number.
+/// For -n, DTrace's shape is "dtpp: invalid probe specifier SPEC: MSG", with no line number.
 inline std::string render(const diagnostic& d, const source_file& source,
                           const render_options& options = {}) {
   const bool placed = d.where != diagnostic::nowhere;
@@ -46,7 +48,7 @@ inline std::string render(const diagnostic& d, const source_file& source,
   if (options.errtags) out += "[" + d.tag + "] ";
   if (options.script && placed) out += "line " + std::to_string(at.line) + ": ";
   out += d.message + "\n";
-  if (!placed) return out;
+  if (!placed || !options.source) return out;
   const std::string number = std::to_string(at.line);
   const auto line = source.line_text(at.line);
   out += "    " + number + " | " + std::string(line) + "\n";

@@ -77,6 +77,7 @@ inline constexpr option_spec option_table[] = {
     {"empty", value_kind::none},
     {"encoding", value_kind::text},
     {"engine", value_kind::choice, "auto|kernel|inproc|"},  // dtpp's own: who runs the program
+    {"errsource", value_kind::choice, "on|off|"},  // dtpp's own: source excerpts under errors
     {"errtags", value_kind::none},
     {"evaltime", value_kind::choice, "exec|preinit|postinit|main|"},
     {"flowindent", value_kind::toggle, {}, when::dynamic},

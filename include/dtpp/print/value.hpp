@@ -102,7 +102,8 @@ inline const std::uint64_t* words_or_zero(const aggregated& a,
 
 /// The 64-bit integer DTrace prints for a value of count/sum/min/max/avg/stddev: count unsigned,
 /// the others signed; sum/min/max divided by the normalization, avg = sum / normal / count
-/// (signed, 0 for no samples), stddev as DTRACE.md b.7. For histograms: 0 (they print as a whole).
+/// (signed, 0 for no samples), stddev as stddev::value(normal) computes it. For histograms: 0
+/// (they print as a whole).
 inline traced scalar_value(const aggregated& a) {
   const std::uint64_t normal = a.normal == 0 ? 1 : a.normal;
   std::vector<std::uint64_t> storage;

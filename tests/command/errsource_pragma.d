@@ -1,0 +1,7 @@
+#pragma D option errsource=off
+
+BEGIN
+{
+  @a = count();
+  @a = sum(1);
+}
