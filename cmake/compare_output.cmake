@@ -10,6 +10,16 @@ foreach(var IN ITEMS PROGRAM ACTUAL)
   endif()
 endforeach()
 
+# A kernel test: KERNEL_CHECK names a program that says why this machine cannot trace the kernel
+# (and exits 77); the test is then skipped with that reason (SKIP_REGULAR_EXPRESSION).
+if(DEFINED KERNEL_CHECK)
+  execute_process(COMMAND "${KERNEL_CHECK}" RESULT_VARIABLE check OUTPUT_VARIABLE why)
+  if(check EQUAL 77)
+    message("dtpp-kernel-skip: ${why}")
+    return()
+  endif()
+endif()
+
 # OUTPUT_FILE keeps the bytes exactly as written (a CMake variable would not keep NULs).
 execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE result OUTPUT_FILE "${ACTUAL}"
                 ERROR_VARIABLE errors)
