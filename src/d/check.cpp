@@ -75,15 +75,6 @@ void checker::clause(const ast::clause& c) {
     } catch (const failed&) {
     }
   }
-  if (c.predicate) {
-    try {
-      auto p = value(c.predicate);
-      if (!p.t.is_integer() && !p.t.is_string())
-        fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
-      out.predicate = std::move(p);
-    } catch (const failed&) {
-    }
-  }
   std::uint32_t offset = 0;
   for (const auto& s : c.statements) {
     try {
@@ -99,6 +90,17 @@ void checker::clause(const ast::clause& c) {
     }
   }
   out.data_size = offset;
+  // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
+  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`).
+  if (c.predicate) {
+    try {
+      auto p = value(c.predicate);
+      if (!p.t.is_integer() && !p.t.is_string())
+        fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
+      out.predicate = std::move(p);
+    } catch (const failed&) {
+    }
+  }
   // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
   // errors make the program unusable anyway.
   result_.program.clauses.push_back(std::move(out));
