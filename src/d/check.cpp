@@ -68,7 +68,6 @@ void checker::clause(const ast::clause& c) {
   out.where = c.where;
   // No statement at all, as no body: DTrace's default action traces the firing itself.
   out.default_action = c.statements.empty();
-  clause_locals_.clear();
   for (const auto& d : c.probes) {
     try {
       out.probes.push_back(probe(d));
