@@ -74,6 +74,7 @@ void checker::clause(const ast::clause& c) {
     } catch (const failed&) {
     }
   }
+  const auto actions_errors = result_.errors.size();
   std::uint32_t offset = 0;
   for (const auto& s : c.statements) {
     try {
@@ -90,8 +91,10 @@ void checker::clause(const ast::clause& c) {
   }
   out.data_size = offset;
   // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
-  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`).
+  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`). Its
+  // errors are still reported in source order, before the actions'.
   if (c.predicate) {
+    const auto predicate_errors = result_.errors.size();
     try {
       auto p = value(c.predicate);
       if (!p.t.is_integer() && !p.t.is_string())
@@ -99,6 +102,8 @@ void checker::clause(const ast::clause& c) {
       out.predicate = std::move(p);
     } catch (const failed&) {
     }
+    std::rotate(result_.errors.begin() + static_cast<std::ptrdiff_t>(actions_errors),
+                result_.errors.begin() + static_cast<std::ptrdiff_t>(predicate_errors), result_.errors.end());
   }
   // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
   // errors make the program unusable anyway.
