@@ -85,7 +85,9 @@ set(failed FALSE)
 execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${expected_file}" "${actual_file}"
                 RESULT_VARIABLE differ)
 if(differ)
-  execute_process(COMMAND diff -u --text "${expected_file}" "${actual_file}" OUTPUT_VARIABLE diff)
+  # cat -v shows a NUL as ^@, which a CMake string could not hold.
+  execute_process(COMMAND diff -u --text "${expected_file}" "${actual_file}" COMMAND cat -v
+                  OUTPUT_VARIABLE diff)
   message("${diff}")  # printed as it is: FATAL_ERROR's formatting would space the lines apart
   message("the output differs from ${NAME}.out (diff above)")
   set(failed TRUE)
