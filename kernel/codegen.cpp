@@ -115,6 +115,11 @@ class builder {
       e_.mov(r2, static_cast<std::int32_t>(probe_entry_name + l_.strsize));
       e_.call(BPF_FUNC_probe_read_kernel);
     }
+    // Clause-locals start at zero once per firing and keep their values from one clause of the
+    // firing to the next, as DTrace's do.
+    for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
+      if (p_.variables[id].where == ir::scope::clause)
+        zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
     for (const auto index : t_.info.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
@@ -196,9 +201,6 @@ class builder {
       e_.load(r1, r8, global_exited);
       e_.jump_if(BPF_JNE, r1, 0, next);
     }
-    for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
-      if (p_.variables[id].where == ir::scope::clause)
-        zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
     if (c.predicate) {
       eval(*c.predicate, 0);
       e_.jump_if(BPF_JEQ, r0, 0, next);

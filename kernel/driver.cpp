@@ -573,13 +573,6 @@ std::optional<std::string> unavailable() {
   return std::nullopt;
 }
 
-bool names_kernel_provider(const ir::probe& d) {
-  if (d.provider.empty()) return false;
-  for (const char* provider : {"syscall", "tracepoint"})
-    if (::fnmatch(d.provider.c_str(), provider, 0) == 0) return true;
-  return false;
-}
-
 std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
   std::vector<probe_info> out;
   const auto add = [&](const ir::probe& d) {

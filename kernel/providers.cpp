@@ -1,6 +1,7 @@
 #include "providers.hpp"
 
 #include "dtpp/ir/period.hpp"
+#include "dtpp/kernel/driver.hpp"
 
 #include <dirent.h>
 #include <fnmatch.h>
@@ -180,6 +181,16 @@ std::vector<target> match_probes(const ir::probe& p) {
     }
   }
   return out;
+}
+
+bool names_kernel_provider(const ir::probe& d) {
+  // profile-N samples every CPU of the system, as DTrace's does: only the kernel can (in the
+  // process it would sample dtpp alone). tick-N runs wherever the rest of the program does.
+  if (d.name.rfind("profile-", 0) == 0 && !has_glob(d.name) && matches(d.provider, "profile") &&
+      matches(d.module, "") && matches(d.function, ""))
+    return true;
+  if (d.provider.empty()) return false;
+  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint");
 }
 
 }  // namespace dtpp::kernel

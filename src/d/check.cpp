@@ -68,22 +68,13 @@ void checker::clause(const ast::clause& c) {
   out.where = c.where;
   // No statement at all, as no body: DTrace's default action traces the firing itself.
   out.default_action = c.statements.empty();
-  clause_locals_.clear();
   for (const auto& d : c.probes) {
     try {
       out.probes.push_back(probe(d));
     } catch (const failed&) {
     }
   }
-  if (c.predicate) {
-    try {
-      auto p = value(c.predicate);
-      if (!p.t.is_integer() && !p.t.is_string())
-        fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
-      out.predicate = std::move(p);
-    } catch (const failed&) {
-    }
-  }
+  const auto actions_errors = result_.errors.size();
   std::uint32_t offset = 0;
   for (const auto& s : c.statements) {
     try {
@@ -99,6 +90,21 @@ void checker::clause(const ast::clause& c) {
     }
   }
   out.data_size = offset;
+  // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
+  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`). Its
+  // errors are still reported in source order, before the actions'.
+  if (c.predicate) {
+    const auto predicate_errors = result_.errors.size();
+    try {
+      auto p = value(c.predicate);
+      if (!p.t.is_integer() && !p.t.is_string())
+        fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
+      out.predicate = std::move(p);
+    } catch (const failed&) {
+    }
+    std::rotate(result_.errors.begin() + static_cast<std::ptrdiff_t>(actions_errors),
+                result_.errors.begin() + static_cast<std::ptrdiff_t>(predicate_errors), result_.errors.end());
+  }
   // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
   // errors make the program unusable anyway.
   result_.program.clauses.push_back(std::move(out));

@@ -335,11 +335,6 @@ expr checker::member(const ast::node_ptr& n, const type* assigned) {
   auto& table = thread ? thread_locals_ : clause_locals_;
   const auto prefix = base->text + "->";
   auto it = table.find(n->name);
-  if (it == table.end() && !thread) {
-    // A `this` variable declared outside the clauses is every clause's.
-    const auto declared = declared_clause_locals_.find(n->name);
-    if (declared != declared_clause_locals_.end()) it = table.emplace(n->name, declared->second).first;
-  }
   if (it == table.end()) {
     if (!assigned)
       fail("D_VAR_UNDEF", prefix + n->name + " has not yet been declared or assigned", n->where);

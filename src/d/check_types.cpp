@@ -100,7 +100,7 @@ void checker::declare(const ast::declaration& d) {
     error("D_DECL_LOCASSC", "associative arrays may not be declared as local variables: " + d.name, d.where);
     return;
   }
-  auto& table = d.scope == "self" ? thread_locals_ : d.scope == "this" ? declared_clause_locals_ : globals_;
+  auto& table = d.scope == "self" ? thread_locals_ : d.scope == "this" ? clause_locals_ : globals_;
   if (table.count(d.name)) {
     error("D_DECL_IDRED", "identifier redeclared: " + d.name, d.where);
     return;

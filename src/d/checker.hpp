@@ -173,7 +173,7 @@ class checker {
   compile_options options_;
   compile_result result_;
   std::vector<bool> referenced_;
-  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_, declared_clause_locals_;
+  std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   std::vector<std::uint32_t> aggregation_lines_;

@@ -22,6 +22,17 @@ inline bool field_matches(const std::string& pattern, const std::string& text) {
   return pattern.empty() || ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
+// Whether a description names one of this process's DTPP_PROBE sites (whatever the module the
+// consumer gives them): only this engine can fire those, so the program runs here, its profile-N
+// probes included.
+bool names_probe_site(const ir::probe& d) {
+  for (const auto& site : probe_sites())
+    if (field_matches(d.provider, site.provider) && field_matches(d.function, site.function) &&
+        field_matches(d.name, site.name))
+      return true;
+  return false;
+}
+
 }  // namespace detail
 
 engine::engine(const ir::program& program, engine_options options) : state_(std::make_unique<state>()) {
@@ -213,7 +224,7 @@ agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *sta
 dtpp::engine::factory engine_factory() {
   return {
       .name = "inproc",
-      .claims = nullptr,
+      .claims = detail::names_probe_site,
       .make = [](const ir::program& program, const dtpp::engine::run_options& run)
           -> std::unique_ptr<dtpp::engine::source> {
         return std::make_unique<engine>(program,

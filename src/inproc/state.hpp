@@ -114,7 +114,6 @@ class runner {
       if (st.exited.load(std::memory_order_relaxed) && !is_end &&
           probe_.type != bound_probe::kind::error)
         return;
-      locals.clear();
       std::unique_lock<std::mutex> lock(st.mutex, std::defer_lock);
       if (c.needs_lock) lock.lock();
       try {
@@ -143,7 +142,7 @@ class runner {
   engine::state& st;
   std::span<const std::int64_t> args;
   const void* caller;
-  std::map<std::uint32_t, value> locals;
+  std::map<std::uint32_t, value> locals;  // this->x: kept from clause to clause of the firing
   std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
 
  private:

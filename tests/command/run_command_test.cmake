@@ -53,30 +53,40 @@ if(DEFINED EXTRA_ARGS)
   list(PREPEND args ${EXTRA_ARGS})
 endif()
 
+# Output is bytes: standard output goes to a file and is compared as a file, since a CMake
+# string ends at a NUL byte (printf("%c", 0) prints one, as dtrace(1) does).
+set(stdout_file "${BINARY_DIR}/${NAME}.stdout")
+set(stderr_file "${BINARY_DIR}/${NAME}.stderr")
 execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${program}" ${args}
                 WORKING_DIRECTORY "${SOURCE_DIR}"
-                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+                RESULT_VARIABLE status OUTPUT_FILE "${stdout_file}" ERROR_FILE "${stderr_file}")
 # A -c command's pid differs from run to run.
+file(READ "${stderr_file}" err)
 string(REGEX REPLACE "pid [0-9]+ has exited" "pid PID has exited" err "${err}")
-set(actual "${out}")
+set(parts "${stdout_file}")
 if(NOT err STREQUAL "")
-  string(APPEND actual "--- stderr\n${err}")
+  file(WRITE "${stderr_file}" "--- stderr\n${err}")
+  list(APPEND parts "${stderr_file}")
 endif()
-file(WRITE "${BINARY_DIR}/${NAME}.actual" "${actual}")
+set(actual_file "${BINARY_DIR}/${NAME}.actual")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E cat ${parts} OUTPUT_FILE "${actual_file}")
 
 set(expected_status 0)
 if(EXISTS "${SOURCE_DIR}/${NAME}.status")
   file(STRINGS "${SOURCE_DIR}/${NAME}.status" expected_status LIMIT_COUNT 1)
 endif()
-set(expected "")
-if(EXISTS "${SOURCE_DIR}/${NAME}.out")
-  file(READ "${SOURCE_DIR}/${NAME}.out" expected)
+set(expected_file "${SOURCE_DIR}/${NAME}.out")
+if(NOT EXISTS "${expected_file}")
+  set(expected_file "${BINARY_DIR}/${NAME}.expected")
+  file(WRITE "${expected_file}" "")
 endif()
 
 set(failed FALSE)
-if(NOT actual STREQUAL expected)
-  file(WRITE "${BINARY_DIR}/${NAME}.expected" "${expected}")
-  execute_process(COMMAND diff -u "${BINARY_DIR}/${NAME}.expected" "${BINARY_DIR}/${NAME}.actual"
+execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${expected_file}" "${actual_file}"
+                RESULT_VARIABLE differ)
+if(differ)
+  # cat -v shows a NUL as ^@, which a CMake string could not hold.
+  execute_process(COMMAND diff -u --text "${expected_file}" "${actual_file}" COMMAND cat -v
                   OUTPUT_VARIABLE diff)
   message("${diff}")  # printed as it is: FATAL_ERROR's formatting would space the lines apart
   message("the output differs from ${NAME}.out (diff above)")

@@ -366,6 +366,18 @@ TEST_CASE("profile-997 samples every busy CPU 997 times a second, ticks fire at 
   at_rate(first_words(k.aggregation(3).snapshot())[""], 100, 0);
 }
 
+TEST_CASE("profile-N runs in the kernel, which samples the whole system, unless the program names this process's sites") {
+  const auto engines = kernel::engines();
+  const auto chosen = [&](const std::string& text) { return std::string(engine::select(engines, compile(text)).name); };
+  CHECK(chosen("profile-997 { @ = count(); }") == "kernel");
+  CHECK(chosen("profile:::profile-1ms { @ = count(); } tick-1s { exit(0); }") == "kernel");
+  CHECK(chosen("syscall::getppid:entry { @ = count(); }") == "kernel");
+  CHECK(chosen("tick-1s { exit(0); }") == "inproc");
+  CHECK(chosen("BEGIN { exit(0); }") == "inproc");
+  CHECK(chosen("profile-997 { @ = count(); } test:::value { @ = count(); }") == "inproc");
+  CHECK(chosen("profile-* { @ = count(); }") == "inproc");  // a glob names no profile probe
+}
+
 TEST_CASE("a full ring buffer counts every lost record as a drop") {
   REQUIRE_KERNEL();
   auto program = compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +

@@ -103,6 +103,8 @@ TEST_CASE("every integer and string conversion prints as in DTrace's basics test
   CHECK(printf_("%%X = %X\n", {u32('a')}) == "%X = 61\n");
   // actions/printf/tst.conv_c.d, tst.conv_d_signed.d, tst.conv_d_unsigned.d.
   CHECK(printf_("%c", {i32(0x41)}) == "A");
+  // %c of 0 is a NUL byte, as dtrace(1)'s vfprintf writes it, and the text after it stays.
+  CHECK(printf_("[%c]after", {i32(0)}) == std::string("[\0]after", 8));
   CHECK(printf_("%d", {i32(-12345)}) == "-12345");
   CHECK(printf_("%d", {u32(-12345)}) == "4294954951");
   // The long and long long forms.

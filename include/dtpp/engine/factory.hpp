@@ -28,8 +28,8 @@ struct run_options {
 /// One engine a consumer can run programs in.
 struct factory {
   std::string_view name;  ///< what -x engine= calls it: "inproc", "kernel"
-  /// Whether a probe description names a provider only this engine serves (syscall, tracepoint):
-  /// a program naming one runs here. Null for the engine that serves what no other claims.
+  /// Whether a probe description names probes only this engine serves (syscall, tracepoint,
+  /// profile-N in the kernel; DTPP_PROBE sites in the process): a program naming one runs here.
   bool (*claims)(const ir::probe& description) = nullptr;
   /// Binds the program's probes and prepares it to run; throws engine::error (or a subclass)
   /// saying why it cannot, the kernel's refusal included.

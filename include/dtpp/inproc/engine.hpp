@@ -40,8 +40,8 @@ struct engine_options {
 /// DTPP_PROBE sites, as dtrace -l lists them.
 std::vector<probe_info> available_probes(const engine_options& options = {});
 
-/// The in-process engine as a consumer chooses engines (engine::select): it serves every program
-/// no other engine claims.
+/// The in-process engine as a consumer chooses engines (engine::select): it claims programs naming
+/// the process's DTPP_PROBE sites, and serves every program no other engine claims.
 dtpp::engine::factory engine_factory();
 
 class engine final : public dtpp::engine::source {

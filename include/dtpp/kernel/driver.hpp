@@ -38,7 +38,8 @@ struct driver_options {
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.
 std::optional<std::string> unavailable();
 
-/// Whether a probe description can only be served by the kernel (syscall, tracepoint, ...).
+/// Whether a probe description can only be served by the kernel: syscall, tracepoint, and
+/// profile-N, which samples the whole system.
 bool names_kernel_provider(const ir::probe& description);
 
 /// The kernel probes a description matches, or every kernel probe when none is given, as
@@ -46,7 +47,7 @@ bool names_kernel_provider(const ir::probe& description);
 std::vector<probe_info> list_probes(const ir::probe* description = nullptr, std::uint32_t first_id = 1);
 
 /// The kernel engine as a consumer chooses engines (engine::select): it claims programs naming
-/// syscall or tracepoint probes, and runs any program -x engine=kernel sends it.
+/// syscall, tracepoint or profile-N probes, and runs any program -x engine=kernel sends it.
 engine::factory engine_factory();
 
 /// The engines a consumer linking dtpp::kernel can run programs in: the in-process engine (the
