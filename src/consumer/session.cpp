@@ -44,7 +44,7 @@ namespace {
 
 [[noreturn]] void write_failed() {
   const int e = errno != 0 ? errno : EIO;
-  throw error(e, std::string("failed to write output: ") + std::strerror(e));
+  throw write_error(e, std::string("failed to write output: ") + std::strerror(e));
 }
 
 }  // namespace
