@@ -6,15 +6,15 @@ dtpp=$1 pending=$2
 fail() { echo "$*"; exit 1; }
 program='END { printf("end\n"); }'
 
-out=$(timeout 20 "$pending" TERM -- "$dtpp" -q -n "$program")
+out=$(timeout -s KILL 20 "$pending" TERM -- "$dtpp" -q -n "$program")
 status=$?
 [ "$status" -eq 0 ] && [ "$out" = end ] || fail "SIGTERM at the start: status $status, output '$out'"
-out=$(timeout 20 "$pending" INT -- "$dtpp" -q -n "$program")
+out=$(timeout -s KILL 20 "$pending" INT -- "$dtpp" -q -n "$program")
 status=$?
 [ "$status" -eq 0 ] && [ "$out" = end ] || fail "SIGINT at the start: status $status, output '$out'"
 
 # Two: the second kills dtpp by its own signal, before END.
-out=$(timeout 20 "$pending" INT TERM -- "$dtpp" -q -n "$program")
+out=$(timeout -s KILL 20 "$pending" INT TERM -- "$dtpp" -q -n "$program")
 status=$?
 { [ "$status" -eq 130 ] || [ "$status" -eq 143 ]; } && [ -z "$out" ] || fail "SIGINT and SIGTERM at the start: status $status, output '$out'"
 
