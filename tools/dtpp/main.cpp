@@ -199,7 +199,7 @@ void on_interrupt(int signal) {
 /// Catches SIGINT and SIGTERM before anything slow, so that one arriving while the programs
 /// compile and load still ends the run through END. One that was ignored when dtpp started
 /// (nohup, `trap '' INT`) stays ignored, as in dtrace(1); one blocked by the parent is unblocked,
-/// or nothing would end the run. SIGPIPE is ignored: a reader that goes away is a write error.
+/// or nothing would end the run.
 void catch_interrupts() {
   struct sigaction act {};
   act.sa_handler = on_interrupt;
@@ -214,7 +214,6 @@ void catch_interrupts() {
     sigaddset(&caught, signal);
   }
   ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
 }
 
 /// Lets the -c child exec its command (run) or makes it give up (!run), once.
@@ -265,6 +264,9 @@ void say_matched(const settings& s, const loaded_programs& loaded, const ir::pro
 /// dtrace(1) does; the exit status is exit()'s. An output that refuses what is written ends the
 /// run (END still runs; what it prints is lost).
 int execute(const settings& s, const loaded_programs& loaded, const ir::program& program) {
+  // A reader that goes away is a write error, not death: the run ends through END. (After cpp
+  // and the -c command have started, which keep SIGPIPE's default.)
+  std::signal(SIGPIPE, SIG_IGN);
   auto h = open_handle(s, program);
   try {
     h.exec({program, s.programs.front().text});
@@ -361,7 +363,6 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
 }
 
 int run(const settings& s) {
-  // After read_command_line() has forked the -c command, which keeps SIGPIPE's default.
   command_child = s.command;
   if (!s.list && !s.compile_only && !s.programs.empty()) catch_interrupts();
   loaded_programs loaded;
