@@ -401,6 +401,11 @@ struct driver::state {
     if (plan.thread_storage_size) maps.push_back(make_thread_storage(plan.thread_storage_size));
     if (plan.zero_size) maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_zero", 4, plan.zero_size, 1));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
+    // The ring is a power of two pages, its size a 32-bit count: 2 GiB at most.
+    constexpr std::size_t largest_ring = std::size_t{1} << 31;
+    if (options.bufsize > largest_ring)
+      throw error("bufsize of " + std::to_string(options.bufsize) + " bytes exceeds the largest buffer the kernel offers (" +
+                  std::to_string(largest_ring) + " bytes)");
     std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     while (ring_bytes < options.bufsize) ring_bytes *= 2;
     maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));

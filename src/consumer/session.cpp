@@ -44,7 +44,7 @@ namespace {
 
 [[noreturn]] void write_failed() {
   const int e = errno != 0 ? errno : EIO;
-  throw error(e, std::string("failed to write output: ") + std::strerror(e));
+  throw write_error(e, std::string("failed to write output: ") + std::strerror(e));
 }
 
 }  // namespace
@@ -66,6 +66,9 @@ session::session(std::unique_ptr<engine::source> engine, options::option_set& op
 session::~session() = default;
 
 void session::go() {
+  // As libdtrace's dtrace_go(): no buffer holds no record (`-x bufsize` with no value is 0).
+  if (options_.size("bufsize", 1) == 0)
+    throw engine_error(EBUSY, "failed to go", "Enabling exceeds size of buffer", d::diagnostic::nowhere, "");
   try {
     engine_->go();
   } catch (const engine::error& e) {

@@ -55,6 +55,33 @@ TEST_CASE("deep nesting is an error, not a stack overflow", "[d][robustness]") {
   CHECK(p.errors[0].message == "expression nested too deeply (more than 1000 levels)");
 }
 
+TEST_CASE("chains of sizeof and stringof are an error, not a stack overflow", "[d][robustness]") {
+  // They recurse in the grammar itself (no brackets): the recursion is bounded where it happens.
+  for (const char* op : {"sizeof ", "stringof ", "sizeof -", "stringof (int) ! "}) {
+    std::string text = "BEGIN { x = ";
+    for (int i = 0; i < 100000; ++i) text += op;
+    text += "1; }";
+    const auto r = compile_text(text);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].message == "expression nested too deeply (more than 1000 levels)");
+  }
+  // The error points at the operand that went too deep: the 1000th sizeof, after `x = `.
+  std::string sizeofs = "BEGIN { x = ";
+  for (int i = 0; i < 2000; ++i) sizeofs += "sizeof ";
+  CHECK(compile_text(sizeofs + "1; }").errors.at(0).where.begin == 12 + 999 * 7);
+  // The same in a declaration's initialiser, whose errors are reported apart from clauses'.
+  std::string declaration = "int x = ";
+  for (int i = 0; i < 100000; ++i) declaration += "sizeof ";
+  const auto d = compile_text(declaration + "1; BEGIN { y = ");
+  REQUIRE(d.errors.size() == 2);
+  CHECK(d.errors[0].message == "expression nested too deeply (more than 1000 levels)");
+  CHECK(d.errors[1].message == "syntax error near end of input");
+  // Below the bound, a chain parses.
+  std::string fine = "BEGIN { x = ";
+  for (int i = 0; i < 500; ++i) fine += "sizeof ";
+  CHECK(compile_text(fine + "1; }").errors.empty());
+}
+
 TEST_CASE("a 1 MB line and long strings compile", "[d][robustness]") {
   std::string text = "BEGIN { x = \"" + std::string(1 << 20, 'a') + "\"; trace(x); }";
   const auto r = compile_text(text);

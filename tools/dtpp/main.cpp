@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,11 +24,14 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "output_file.hpp"
 #include "preprocess.hpp"
 
 namespace dtpp::command {
 namespace {
 
+/// A file's text; or nullopt, with the errno of a failed open (0 when it opened but could not
+/// be read: a directory, an I/O error).
 std::optional<std::string> read_file(const std::string& path, int& error) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) {
@@ -38,9 +42,12 @@ std::optional<std::string> read_file(const std::string& path, int& error) {
   char buffer[65536];
   std::size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  error = std::ferror(file) ? EIO : 0;
+  const bool failed = std::ferror(file);
   std::fclose(file);
-  if (error != 0) return std::nullopt;
+  if (failed) {
+    error = 0;
+    return std::nullopt;
+  }
   return text;
 }
 
@@ -56,6 +63,12 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
   if (!program.script) return loaded_program{d::source_file(program.text, program.text), {}};
   int error = 0;
   auto text = read_file(program.text, error);
+  if (!text && error == 0) {
+    // dtrace(1) opens a directory too; its lexer's read fails (libdtrace's EDT_FIO).
+    detail::complain(s, "failed to compile script " + program.text +
+                            ": Error occurred while reading from input stream");
+    return std::nullopt;
+  }
   if (!text) {
     detail::complain(s, "failed to open " + program.text + ": " + std::strerror(error));
     return std::nullopt;
@@ -116,6 +129,24 @@ const d::ast::pragma* find_pragma(const d::ast::program& program, std::string_vi
   return found;
 }
 
+/// Says that an output refused what was written, in dtrace(1)'s words; quietly for a reader that
+/// went away (`dtpp ... | head`), whose end is no one's error.
+void report(const settings& s, const std::string& output, const consumer::write_error& e) {
+  if (e.code() != EPIPE) detail::complain(s, "failed to write to " + output + ": " + std::strerror(e.code()));
+}
+
+/// Writes and flushes text on standard output; says why not and returns false when it is refused.
+bool print(const settings& s, const std::string& text) {
+  try {
+    consumer::write(stdout, text);
+    consumer::flush(stdout);
+    return true;
+  } catch (const consumer::write_error& e) {
+    report(s, "<stdout>", e);
+    return false;
+  }
+}
+
 /// Loads and parses every program, then checks them together; prints their diagnostics (or,
 /// with -S, the checked program). The checked program when all compiled.
 std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
@@ -157,14 +188,42 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
                                        : d::compile_result{{}, std::move(parsed->errors)};
   for (const auto& error : result.errors) report(s, error, loaded);
   if (!result.errors.empty()) return std::nullopt;
-  if (s.show_programs) {
-    std::fputs(d::dump(result.program).c_str(), stdout);
-    std::fflush(stdout);  // keeps stdout and stderr in program order when both go to one place
-  }
+  // Flushed at once, which keeps stdout and stderr in program order when both go to one place.
+  if (s.show_programs && !print(s, d::dump(result.program))) return std::nullopt;
   return std::move(result.program);
 }
 
-std::atomic<bool> interrupted{false};
+std::atomic<int> interrupts{0};          ///< SIGINTs and SIGTERMs received
+std::atomic<pid_t> command_child{0};     ///< the -c command, killed by a second interrupt
+
+void on_interrupt(int signal) {
+  if (interrupts.fetch_add(1) == 0) return;
+  // The second ends the run at once, as dtrace(1)'s does: no END, no aggregations. The kernel
+  // frees the probes with the process.
+  if (const pid_t child = command_child.load()) ::kill(child, SIGKILL);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+/// Catches SIGINT and SIGTERM before anything slow, so that one arriving while the programs
+/// compile and load still ends the run through END. One that was ignored when dtpp started
+/// (nohup, `trap '' INT`) stays ignored, as in dtrace(1); one blocked by the parent is unblocked,
+/// or nothing would end the run.
+void catch_interrupts() {
+  struct sigaction act {};
+  act.sa_handler = on_interrupt;
+  act.sa_flags = SA_RESTART;
+  sigemptyset(&act.sa_mask);
+  sigset_t caught;
+  sigemptyset(&caught);
+  for (const int signal : {SIGINT, SIGTERM}) {
+    struct sigaction before {};
+    if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+    ::sigaction(signal, &act, nullptr);
+    sigaddset(&caught, signal);
+  }
+  ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
+}
 
 /// Lets the -c child exec its command (run) or makes it give up (!run), once.
 void release_command(const settings& s, bool run) {
@@ -211,8 +270,12 @@ void say_matched(const settings& s, const loaded_programs& loaded, const ir::pro
 }
 
 /// Runs the checked programs until exit(), an interrupt or the end of their probes, printing as
-/// dtrace(1) does; the exit status is exit()'s.
+/// dtrace(1) does; the exit status is exit()'s. An output that refuses what is written ends the
+/// run (END still runs; what it prints is lost).
 int execute(const settings& s, const loaded_programs& loaded, const ir::program& program) {
+  // A reader that goes away is a write error, not death: the run ends through END. (After cpp
+  // and the -c command have started, which keep SIGPIPE's default.)
+  std::signal(SIGPIPE, SIG_IGN);
   auto h = open_handle(s, program);
   try {
     h.exec({program, s.programs.front().text});
@@ -222,14 +285,16 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
   }
   if (!h.options().number("quiet")) say_matched(s, loaded, program, h.engine().probes());
   std::FILE* output = stdout;
-  if (!s.output.empty() && !(output = std::fopen(s.output.c_str(), "a"))) {
-    detail::complain(s, "failed to open output file '" + s.output + "': " + std::strerror(errno));
-    return exit_failure;
+  const std::string output_name = s.output.empty() ? "<stdout>" : s.output;
+  if (!s.output.empty()) {
+    const auto opened = open_output(s.output);
+    if (!(output = opened.file)) {
+      detail::complain(s, "failed to open output file '" + s.output + "': " + opened.error);
+      return exit_failure;
+    }
   }
   h.handle_faults([&](const consumer::fault_data& f) { detail::complain(s, f.message()); });
   h.handle_drops([&](const consumer::drop_data& d) { detail::complain(s, d.message()); });
-  std::signal(SIGINT, [](int) { interrupted = true; });
-  std::signal(SIGTERM, [](int) { interrupted = true; });
   try {
     h.go();
   } catch (const consumer::engine_error& e) {
@@ -254,7 +319,7 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
   };
   try {
     while (h.work(output) == consumer::work_status::okay) {
-      if (interrupted || process_gone()) {
+      if (interrupts > 0 || process_gone()) {
         h.stop();
       } else {
         h.sleep();
@@ -263,11 +328,18 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     // The end of a run: one newline, then every aggregation printa() never printed.
     consumer::write(output, "\n");
     h.aggregate_print(output);
+  } catch (const consumer::write_error& e) {
+    h.stop();
+    report(s, output_name, e);
+    return exit_failure;
   } catch (const consumer::error& e) {
     detail::complain(s, e.what());
     return exit_failure;
   }
-  if (output != stdout) std::fclose(output);
+  if (output != stdout && std::fclose(output) != 0) {
+    report(s, output_name, consumer::write_error(errno, ""));
+    return exit_failure;
+  }
   return h.status().exited ? h.exit_status() : exit_success;
 }
 
@@ -291,16 +363,17 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
       add(engine::select(engines, *program, choice).probes(&*program, run));
     }
   } catch (const engine::error& e) {
-    std::fputs(text.c_str(), stdout);
+    (void)print(s, text);
     const auto i = e.where == d::diagnostic::nowhere ? 0 : loaded.locate(e.where).first;
     detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
     return exit_failure;
   }
-  std::fputs(text.c_str(), stdout);
-  return exit_success;
+  return print(s, text) ? exit_success : exit_failure;
 }
 
 int run(const settings& s) {
+  command_child = s.command;
+  if (!s.list && !s.compile_only && !s.programs.empty()) catch_interrupts();
   loaded_programs loaded;
   std::optional<ir::program> program;
   if (!s.programs.empty() && !(program = compile(s, loaded))) {
@@ -323,6 +396,10 @@ int run(const settings& s) {
 }  // namespace dtpp::command
 
 int main(int argc, char* argv[]) {
+  // A closed standard stream gets a placeholder that refuses writes (EBADF), so that no file
+  // dtpp opens lands there and receives what was meant for it.
+  for (int fd = 0; fd <= 2; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) (void)::open("/dev/null", O_RDONLY);
   dtpp::command::settings settings;
   if (const auto status = dtpp::command::read_command_line(argc, argv, settings)) return *status;
   return dtpp::command::run(settings);

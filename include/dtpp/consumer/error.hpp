@@ -35,6 +35,13 @@ class error : public std::runtime_error {
   int code_;
 };
 
+/// An output stream that refused what was written (code(): its errno), from work() and
+/// aggregate_print(). dtrace(1) reports it as "failed to write to FILE: ...".
+class write_error : public error {
+ public:
+  using error::error;
+};
+
 /// A D program that did not compile: what() is the rendered diagnostics, as dtpp prints them.
 class compile_error : public error {
  public:

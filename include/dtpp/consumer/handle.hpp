@@ -110,7 +110,7 @@ class handle {
   /// error: errc::aborted or errc::callback_error for a callback's abort or error (the firing is
   /// dropped; later ones wait for the next call), errc::probe_fault for a fault when no
   /// handle_faults() callback is installed, errc::drop_abort for drops when no handle_drops()
-  /// callback is, an errno when `out` refuses what is written.
+  /// callback is, write_error (its errno) when `out` refuses what is written.
   work_status work(std::FILE* out, const probe_callback& on_probe = {},
                    const record_callback& on_record = {});
 

@@ -45,6 +45,39 @@ struct too_deep {
   std::uint32_t at;
 };
 
+// bounded[p]: p, counted as one level of the grammar's recursion, which is refused beyond
+// max_depth before it costs more stack. The count lives in the context (recursion_tag).
+struct recursion_tag;
+template <class Subject>
+struct bounded_directive : x3::unary_parser<Subject, bounded_directive<Subject>> {
+  using base_type = x3::unary_parser<Subject, bounded_directive<Subject>>;
+  static bool const handles_container = Subject::handles_container;
+  constexpr bounded_directive(const Subject& subject) : base_type(subject) {}
+
+  template <class Iterator, class Context, class RContext, class Attribute>
+  bool parse(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx, Attribute& attr) const {
+    std::uint32_t& depth = x3::get<recursion_tag>(ctx).get();
+    if (depth >= max_depth) {
+      x3::skip_over(first, last, ctx);  // the error points at the token, not the blanks before it
+      throw too_deep{offset_of(ctx, first)};
+    }
+    ++depth;
+    struct leave {
+      std::uint32_t& depth;
+      ~leave() { --depth; }
+    } on_return{depth};
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+struct bounded_gen {
+  template <class Subject>
+  constexpr bounded_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      const Subject& subject) const {
+    return {x3::as_parser(subject)};
+  }
+};
+inline constexpr bounded_gen bounded{};
+
 inline std::uint32_t depth_of(const std::vector<ast::node_ptr>& kids) {
   std::uint32_t d = 0;
   for (const auto& k : kids) d = std::max(d, k ? k->depth : 0u);
@@ -315,7 +348,9 @@ const auto prefix_item_def = x3::eps[open_node] >> (
             '&'][prefix_op_action] |
     ('(' >> type_name >> ')')[cast_action]);
 
-// Prefix operators apply right to left: -!x is -(!x). Iterating keeps the C++ stack flat.
+// Prefix operators apply right to left: -!x is -(!x). Iterating keeps the C++ stack flat, but
+// sizeof and stringof recurse (and brackets, through expression): every path by which the
+// grammar recurses passes through unary or expression, which are bounded.
 const auto unary_action = [](auto& ctx) {
   auto& prefixes = boost::fusion::at_c<0>(x3::_attr(ctx));
   node_ptr value = boost::fusion::at_c<1>(x3::_attr(ctx));
@@ -328,7 +363,7 @@ const auto unary_action = [](auto& ctx) {
   }
   x3::_val(ctx) = value;
 };
-const auto unary_def = (*prefix_item >> postfix)[unary_action];
+const auto unary_def = bounded[(*prefix_item >> postfix)[unary_action]];
 
 // Binary operators are read as a flat chain and ordered by C's precedence here.
 inline int precedence(const std::string& op) {
@@ -396,7 +431,7 @@ const auto assignment_action = [](auto& ctx) {
                      {target->where.begin, value->where.end}, {target, value});
   });
 };
-const auto expression_def = (conditional >> *(assign_ops > conditional))[assignment_action];
+const auto expression_def = bounded[(conditional >> *(assign_ops > conditional))[assignment_action]];
 
 BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, conditional,
                     argument_list)
@@ -627,12 +662,19 @@ parse_result parse(const source_file& source) {
       continue;
     }
     const auto start = at;
+    const auto report_too_deep = [&](const parser::too_deep& deep) {
+      result.errors.push_back({"D_SYNTAX",
+                               "expression nested too deeply (more than " + std::to_string(max_depth) + " levels)",
+                               {deep.at, deep.at + 1}});
+    };
+    std::uint32_t depth = 0;  // the grammar's recursion (parser::bounded)
     {
       // A declaration, when the text is one; a clause otherwise.
       ast::declaration d;
       auto dit = it;
       const auto declaration_parser = x3::with<parser::text_tag>(std::cref(text))[
-          x3::with<parser::errors_tag>(std::ref(result.errors))[parser::declaration]];
+          x3::with<parser::errors_tag>(std::ref(result.errors))[
+              x3::with<parser::recursion_tag>(std::ref(depth))[parser::declaration]]];
       try {
         if (x3::phrase_parse(dit, text.cend(), declaration_parser, parser::skipper, d)) {
           d.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(dit - text.cbegin())};
@@ -645,12 +687,17 @@ parse_result parse(const source_file& source) {
             detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
         at = std::min(text.find(';', static_cast<std::size_t>(failure.where() - text.cbegin())), text.size() - 1) + 1;
         continue;
+      } catch (const parser::too_deep& deep) {
+        report_too_deep(deep);
+        at = std::min(text.find(';', deep.at), text.size() - 1) + 1;
+        continue;
       }
     }
     ast::clause c;
     try {
       const auto parser = x3::with<parser::text_tag>(std::cref(text))[
-          x3::with<parser::errors_tag>(std::ref(result.errors))[parser::clause]];
+          x3::with<parser::errors_tag>(std::ref(result.errors))[
+              x3::with<parser::recursion_tag>(std::ref(depth))[parser::clause]]];
       if (x3::phrase_parse(it, text.cend(), parser, parser::skipper, c)) {
         c.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(it - text.cbegin())};
         at = static_cast<std::size_t>(it - text.cbegin());
@@ -662,10 +709,7 @@ parse_result parse(const source_file& source) {
       result.errors.push_back(
           detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
     } catch (const parser::too_deep& deep) {
-      result.errors.push_back({"D_SYNTAX",
-                               "expression nested too deeply (more than " +
-                                   std::to_string(max_depth) + " levels)",
-                               {deep.at, deep.at + 1}});
+      report_too_deep(deep);
     }
     // Skip the broken clause, so that errors further on are found too.
     at = std::max(detail::clause_end(text, start), start + 1);
