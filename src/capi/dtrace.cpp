@@ -31,7 +31,14 @@ struct dtrace_prog {
 };
 
 struct dtrace_hdl {
-  dtpp::consumer::handle handle{dtpp::kernel::engines()};
+  dtpp::consumer::handle handle = open_handle();
+
+  // libdtrace's compile errors carry no source excerpt; dtrace_setopt("errsource", "on") adds it.
+  static dtpp::consumer::handle open_handle() {
+    dtpp::consumer::handle h(dtpp::kernel::engines());
+    h.setopt("errsource", "off");
+    return h;
+  }
   int error = 0;
   std::string message;  // what went wrong last, for dtrace_errmsg()
 
@@ -72,8 +79,10 @@ struct c_error {
 
 int fail(dtrace_hdl_t* dtp, int code, std::string message) {
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  // The handle says what failed ("failed to set option 'x': Invalid option name"); libdtrace's
-  // messages are the cause alone, and its consumers print what failed themselves.
+  // The handle says what failed ("failed to set option 'x': Invalid option name", compile errors
+  // as "dtpp: failed to compile script <string>: line 1: ..."); libdtrace's messages are the
+  // cause alone, and its consumers print what failed themselves.
+  if (message.starts_with("dtpp: ")) message.erase(0, 6);
   if (message.starts_with("failed to ")) {
     if (const auto colon = message.find(": "); colon != std::string::npos) message.erase(0, colon + 2);
   }
