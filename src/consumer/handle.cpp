@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "dtpp/d/check.hpp"
+#include "dtpp/d/joined.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/inproc/engine.hpp"
 
@@ -76,35 +77,24 @@ program handle::compile(const d::source_file& source, std::string zero,
   if (!parsed.errors.empty())
     refuse(std::move(parsed.errors), [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
 
-  // With programs compiled before, all are checked as one text, each starting where the one
-  // before ends, so that they share variables and aggregations; a place in that text names the
-  // program it is in.
-  std::vector<const d::source_file*> parts;
-  for (const auto& c : compiled_) parts.push_back(&c);
-  parts.push_back(&source);
-  std::string joined;
-  std::vector<std::uint32_t> starts;
-  for (const auto* part : parts) {
-    if (!joined.empty()) joined += '\n';
-    starts.push_back(static_cast<std::uint32_t>(joined.size()));
-    joined += part->text();
-  }
-  const d::source_file all(source.name(), std::move(joined));
-  auto result = parts.size() == 1 ? d::check(parsed.program, source, options)
+  // With programs compiled before, all are checked as one text (d::joined_text).
+  d::joined_text joined;
+  for (const auto& c : compiled_) joined.add(c.text());
+  joined.add(source.text());
+  const d::source_file all(source.name(), joined.text());
+  auto result = compiled_.empty() ? d::check(parsed.program, source, options)
                                   : d::check(d::parse(all).program, all, options);
   if (!result.errors.empty())
-    refuse(std::move(result.errors), [&](d::ast::span where) {
-      if (where == d::diagnostic::nowhere) return std::pair{std::cref(source), where};
-      std::size_t i = starts.size() - 1;
-      while (i > 0 && where.begin < starts[i]) --i;
-      return std::pair{std::cref(*parts[i]), d::ast::span{where.begin - starts[i], where.end - starts[i]}};
+    refuse(std::move(result.errors), [&](d::span where) {
+      const auto [i, within] = joined.locate(where);
+      return std::pair{std::cref(i < compiled_.size() ? compiled_[i] : source), within};
     });
   compiled_.push_back(source);
   for (const auto& o : result.program.options)
     setopt(o.name, o.value.empty() ? std::nullopt : std::optional<std::string_view>(o.value));
   // Clauses come in program order: this program's are those in its own text.
   const auto own = std::find_if(result.program.clauses.begin(), result.program.clauses.end(),
-                                [&](const ir::clause& c) { return c.where.begin >= starts.back(); });
+                                [&](const ir::clause& c) { return c.where.begin >= joined.start(compiled_.size() - 1); });
   const auto first = static_cast<std::uint32_t>(own - result.program.clauses.begin());
   return {std::move(result.program), source.name(), first};
 }

@@ -22,6 +22,7 @@
 #include "command_line.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
+#include "dtpp/d/joined.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "output_file.hpp"
@@ -84,22 +85,14 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
                         std::move(result.output->origins)};
 }
 
-/// The -s and -n programs of a run. They are checked as one text, each program starting where
-/// the one before ends, so that they share variables and aggregations as the programs of one
-/// dtrace(1) handle do, and a place in that text says which program it is in.
+/// The -s and -n programs of a run, checked as one text (d::joined_text).
 struct loaded_programs {
   std::vector<loaded_program> programs;
-  std::vector<std::uint32_t> starts;  ///< where each program begins in the joined text
-  bool errtags = false;               ///< -xerrtags, or a program's pragma
-  bool errsource = true;              ///< -xerrsource (or the default), then the programs' pragmas
+  d::joined_text joined;    ///< their texts, as checked
+  bool errtags = false;     ///< -xerrtags, or a program's pragma
+  bool errsource = true;    ///< -xerrsource (or the default), then the programs' pragmas
 
-  /// The program a place in the joined text is in (the last one for no place), and the place
-  /// within that program.
-  std::pair<std::size_t, d::ast::span> locate(d::ast::span where) const {
-    if (where == d::diagnostic::nowhere) return {programs.size() - 1, where};
-    const auto i = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), where.begin) - starts.begin()) - 1;
-    return {i, {where.begin - starts[i], where.end - starts[i]}};
-  }
+  std::pair<std::size_t, d::span> locate(d::span where) const { return joined.locate(where); }
 };
 
 /// How a program's diagnostics look, as the options and the pragmas read so far leave them.
@@ -151,7 +144,6 @@ bool print(const settings& s, const std::string& text) {
 /// with -S, the checked program). The checked program when all compiled.
 std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   bool parsed_all = true;
-  std::string joined;
   std::optional<d::parse_result> parsed;
   loaded.errsource = s.errsource;
   for (const auto& spec : s.programs) {
@@ -168,9 +160,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
       loaded.errsource = p->value == "on";
     for (const auto& error : parsed->errors) report(error, *program, render_options(s, loaded, spec));
     parsed_all &= parsed->errors.empty();
-    if (!loaded.programs.empty()) joined += '\n';
-    loaded.starts.push_back(static_cast<std::uint32_t>(joined.size()));
-    joined += program->source.text();
+    loaded.joined.add(program->source.text());
     loaded.programs.push_back(std::move(*program));
   }
   if (!parsed_all) return std::nullopt;
@@ -182,7 +172,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   options.arguments = {first.script ? first.text : s.argv0};
   options.arguments.insert(options.arguments.end(), s.operands.begin(), s.operands.end());
   // One program was parsed already; several are parsed again as one text.
-  const d::source_file all("", std::move(joined));
+  const d::source_file all("", loaded.joined.text());
   if (loaded.programs.size() > 1) parsed = d::parse(all);
   auto result = parsed->errors.empty() ? d::check(parsed->program, all, options)
                                        : d::compile_result{{}, std::move(parsed->errors)};
