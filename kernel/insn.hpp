@@ -78,16 +78,59 @@ class emitter {
   void call(bpf_func_id helper) { put(BPF_JMP | BPF_CALL, 0, 0, 0, helper); }
   void exit() { put(BPF_JMP | BPF_EXIT, 0, 0, 0, 0); }
 
-  /// Resolves every jump; throws if a label was never bound.
+  /// Resolves every jump; throws if a label was never bound. A jump whose 16-bit offset does not
+  /// reach (programs of many clauses) becomes the long jump, gotol (BPF_JMP32 | BPF_JA with a
+  /// 32-bit offset in imm, Linux 6.4+): a goto in place; a conditional jump as `if cond goto +1;
+  /// goto +1; gotol target`, two slots longer. Those slots can push other jumps out of reach, so
+  /// the layout is repeated until no further jump needs to be long.
   std::vector<bpf_insn> finish() {
-    for (const auto& f : fixups_) {
-      const auto target = targets_[f.target];
-      if (target < 0) throw std::logic_error("dtpp: BPF label never bound");
-      const auto off = target - static_cast<std::int64_t>(f.at) - 1;
-      if (off < INT16_MIN || off > INT16_MAX) throw std::length_error("dtpp: BPF jump too far");
-      code_[f.at].off = static_cast<std::int16_t>(off);
+    for (const auto& f : fixups_)
+      if (targets_[f.target] < 0) throw std::logic_error("dtpp: BPF label never bound");
+    std::vector<bool> far(fixups_.size(), false);
+    std::vector<std::int64_t> moved(code_.size() + 1);  // where each old slot goes
+    const auto offset_of = [&](std::size_t k) {
+      const auto& f = fixups_[k];
+      const auto from = moved[f.at] + (far[k] && is_conditional(f) ? 2 : 0);
+      return moved[static_cast<std::size_t>(targets_[f.target])] - from - 1;
+    };
+    for (bool grew = true; grew;) {
+      grew = false;
+      std::int64_t extra = 0;
+      std::size_t k = 0;
+      for (std::size_t at = 0; at <= code_.size(); ++at) {
+        moved[at] = static_cast<std::int64_t>(at) + extra;
+        for (; k < fixups_.size() && fixups_[k].at == at; ++k)
+          if (far[k] && is_conditional(fixups_[k])) extra += 2;
+      }
+      for (std::size_t i = 0; i < fixups_.size(); ++i) {
+        const auto off = offset_of(i);
+        if (!far[i] && (off < INT16_MIN || off > INT16_MAX)) far[i] = grew = true;
+      }
     }
-    return code_;
+    std::vector<bpf_insn> out;
+    out.reserve(static_cast<std::size_t>(moved.back()));
+    std::size_t k = 0;
+    for (std::size_t at = 0; at < code_.size(); ++at) {
+      auto insn = code_[at];
+      if (k == fixups_.size() || fixups_[k].at != at) {
+        out.push_back(insn);
+        continue;
+      }
+      const auto off = offset_of(k);
+      if (!far[k]) {
+        insn.off = static_cast<std::int16_t>(off);
+        out.push_back(insn);
+      } else {
+        if (is_conditional(fixups_[k])) {
+          insn.off = 1;
+          out.push_back(insn);
+          out.push_back(goto_insn(BPF_JMP, 1, 0));
+        }
+        out.push_back(goto_insn(BPF_JMP32, 0, static_cast<std::int32_t>(off)));
+      }
+      ++k;
+    }
+    return out;
   }
 
  private:
@@ -96,6 +139,14 @@ class emitter {
     std::uint32_t target;
   };
 
+  bool is_conditional(const fixup& f) const { return BPF_OP(code_[f.at].code) != BPF_JA; }
+  static bpf_insn goto_insn(std::uint8_t cls, std::int16_t off, std::int32_t imm) {
+    bpf_insn i{};
+    i.code = cls | BPF_JA;
+    i.off = off;
+    i.imm = imm;
+    return i;
+  }
   static std::uint8_t size_of(std::uint32_t bytes) {
     switch (bytes) {
       case 1: return BPF_B;

@@ -680,13 +680,28 @@ class compiler {
         if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
         r.st.globals[index] = std::move(x);
       } else {
-        // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables.
+        // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables. Elements
+        // share dynvarsize bytes: one that does not fit is a dynamic variable drop.
         const auto k = element(r);
-        if ((is_string && x.s.empty()) || (!is_string && x.i == 0))
-          r.st.variables.erase(k);
-        else
-          r.st.variables[k] = std::move(x);
+        const auto it = r.st.variables.find(k);
+        const auto held = it == r.st.variables.end() ? 0 : element_bytes(k, it->second);
+        if ((is_string && x.s.empty()) || (!is_string && x.i == 0)) {
+          if (it != r.st.variables.end()) r.st.variables.erase(it);
+          r.st.variable_bytes -= held;
+          return;
+        }
+        const auto needed = element_bytes(k, x);
+        if (r.st.variable_bytes - held + needed > r.st.options.dynvarsize) {
+          r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
+          return;
+        }
+        r.st.variable_bytes += needed - held;
+        r.st.variables[k] = std::move(x);
       }
+    }
+
+    static std::size_t element_bytes(const std::string& key, const value& v) {
+      return key.size() + sizeof v.i + v.s.size();
     }
 
     // Thread-locals are per thread; array elements per key.

@@ -213,10 +213,15 @@ std::vector<fault> engine::take_faults() {
 std::uint64_t engine::drops() const { return state_->drops.load(); }
 
 std::vector<drop_count> engine::take_drops() {
-  const auto total = state_->drops.load();
-  const auto fresh = total - std::exchange(state_->drops_reported, total);
-  if (fresh == 0) return {};
-  return {{drop_count::kind::principal, 0, fresh}};
+  std::vector<drop_count> out;
+  const auto take = [&](drop_count::kind kind, const std::atomic<std::uint64_t>& count,
+                        std::uint64_t& reported) {
+    const auto total = count.load();
+    if (const auto fresh = total - std::exchange(reported, total)) out.push_back({kind, 0, fresh});
+  };
+  take(drop_count::kind::principal, state_->drops, state_->drops_reported);
+  take(drop_count::kind::dynamic, state_->dynamic_drops, state_->dynamic_drops_reported);
+  return out;
 }
 
 agg::dynamic_aggregation& engine::aggregation(std::uint32_t varid) { return *state_->aggregations.at(varid - 1); }
@@ -228,7 +233,8 @@ dtpp::engine::factory engine_factory() {
       .make = [](const ir::program& program, const dtpp::engine::run_options& run)
           -> std::unique_ptr<dtpp::engine::source> {
         return std::make_unique<engine>(program,
-                                        engine_options{.program_name = run.program_name, .bufsize = run.bufsize});
+                                        engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
+                                                       .dynvarsize = run.dynvarsize});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

@@ -72,6 +72,9 @@ struct engine::state {
   std::mutex mutex;  // variables, the buffer, faults
   std::vector<detail::value> globals;
   std::map<std::string, detail::value> variables;  // thread-locals and array elements
+  std::size_t variable_bytes = 0;                   // what they hold, within dynvarsize
+  std::atomic<std::uint64_t> dynamic_drops{0};      // elements refused for want of room
+  std::uint64_t dynamic_drops_reported = 0;
   std::vector<firing> buffer;
   std::size_t buffered_bytes = 0;
   std::atomic<std::uint64_t> drops{0};

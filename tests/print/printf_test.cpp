@@ -201,6 +201,14 @@ TEST_CASE("widths and precisions, fixed or from arguments, print as in DTrace's 
     CHECK(printf_("%.10000000d\n", {i32(1)}) == std::string(9999999, '0') + "1\n");
     CHECK(printf_("%10000000.10000000d\n", {i32(1)}) == std::string(9999999, '0') + "1\n");
   }
+  SECTION("widths and precisions past 2^24 are clamped to it, fixed or *") {
+    const auto max_shown = static_cast<std::size_t>(dtpp::print::max_width) + 1;
+    const std::string clamped = std::string(max_shown - 2, ' ') + "1|";
+    CHECK(printf_("%2147483647d|", {i32(1)}) == clamped);
+    CHECK(printf_("%*d|", {i32(2147483647), i32(1)}) == clamped);
+    CHECK(printf_("%-*d|", {i32(-2147483647), i32(1)}).size() == max_shown);
+    CHECK(printf_("%.2147483647d|", {i32(1)}).size() == max_shown);
+  }
 }
 
 TEST_CASE("strings print whole, padded or cut as C prints them", "[print][printf]") {

@@ -31,8 +31,11 @@
 namespace dtpp::command {
 namespace {
 
+/// The most a -s script may hold: D programs are small, and -s /dev/zero would read without end.
+constexpr std::size_t max_script_size = std::size_t{64} << 20;
+
 /// A file's text; or nullopt, with the errno of a failed open (0 when it opened but could not
-/// be read: a directory, an I/O error).
+/// be read: a directory, an I/O error; EFBIG past max_script_size).
 std::optional<std::string> read_file(const std::string& path, int& error) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) {
@@ -42,7 +45,14 @@ std::optional<std::string> read_file(const std::string& path, int& error) {
   std::string text;
   char buffer[65536];
   std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    if (text.size() + n > max_script_size) {
+      std::fclose(file);
+      error = EFBIG;
+      return std::nullopt;
+    }
+    text.append(buffer, n);
+  }
   const bool failed = std::ferror(file);
   std::fclose(file);
   if (failed) {
@@ -68,6 +78,11 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
     // dtrace(1) opens a directory too; its lexer's read fails (libdtrace's EDT_FIO).
     detail::complain(s, "failed to compile script " + program.text +
                             ": Error occurred while reading from input stream");
+    return std::nullopt;
+  }
+  if (!text && error == EFBIG) {
+    detail::complain(s, "failed to compile script " + program.text + ": larger than " +
+                            std::to_string(max_script_size >> 20) + " MiB, the most a script may be");
     return std::nullopt;
   }
   if (!text) {

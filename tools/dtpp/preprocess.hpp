@@ -3,12 +3,16 @@
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <optional>
@@ -63,8 +67,11 @@ inline std::optional<line_origin> line_marker(std::string_view line) {
 /// Splits cpp's output into the text to compile and the origin of each of its lines. A marker
 /// that skips lines of the same file (cpp's way of dropping a run of blank lines) becomes those
 /// blank lines again, so that, up to the first #include, line N of the text is line N of the
-/// script and the checker's own "line N" (in "previous: ... : line 6") stays right.
-inline preprocessed strip_line_markers(std::string_view output, const std::string& script) {
+/// script and the checker's own "line N" (in "previous: ... : line 6") stays right. cpp drops
+/// no more blank lines than its input has (`max_gap`): a longer skip is a #line of the user's,
+/// which only renumbers (filling it would let `#line 4000000000` fill gigabytes).
+inline preprocessed strip_line_markers(std::string_view output, const std::string& script,
+                                       std::uint32_t max_gap) {
   preprocessed result;
   line_origin next;
   while (!output.empty()) {
@@ -73,7 +80,9 @@ inline preprocessed strip_line_markers(std::string_view output, const std::strin
     output.remove_prefix(eol == std::string_view::npos ? output.size() : eol + 1);
     if (auto marker = line_marker(line)) {
       if (marker->file == script) marker->file.clear();
-      for (; marker->file == next.file && next.line < marker->line; ++next.line) {
+      const bool fill = marker->file == next.file && marker->line > next.line &&
+                        marker->line - next.line <= max_gap;
+      for (; fill && next.line < marker->line; ++next.line) {
         result.text.push_back('\n');
         result.origins.push_back(next);
       }
@@ -107,6 +116,10 @@ inline std::vector<std::string> cpp_arguments(const std::string& cpp,
   args.push_back("-");
   return args;
 }
+
+/// How long cpp may run, and how much it may write.
+inline constexpr std::chrono::seconds cpp_time_limit{30};
+inline constexpr std::size_t cpp_output_limit = std::size_t{64} << 20;
 
 /// Runs cpp (found on PATH unless a path is given) over the script `name`. cpp's own messages go
 /// to our standard error, as with dtrace(1), and name the script: it reaches cpp on standard input
@@ -152,21 +165,44 @@ inline preprocess_result preprocess(const std::vector<std::string>& arguments,
             spawned == ENOENT ? "Preprocessor not found" : "Failed to exec preprocessor"};
   }
 
+  // cpp is bounded in time and in output (a macro can expand without end): past either it is
+  // killed.
   std::string text;
   char buffer[65536];
+  const auto deadline = std::chrono::steady_clock::now() + cpp_time_limit;
+  std::string exceeded;
   for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd ready{output[0], POLLIN, 0};
+    const int polled = left.count() > 0 ? ::poll(&ready, 1, static_cast<int>(left.count())) : 0;
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) {
+      exceeded = "Preprocessor took longer than " +
+                 std::to_string(cpp_time_limit.count()) +
+                 " seconds";
+      break;
+    }
     const auto n = ::read(output[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > cpp_output_limit) {
+      exceeded = "Preprocessor output is larger than " + std::to_string(cpp_output_limit >> 20) + " MiB";
+      break;
+    }
     text.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(output[0]);
+  if (!exceeded.empty()) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (!exceeded.empty()) return {std::nullopt, exceeded};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return {std::nullopt, "Preprocessor failed to process input program"};
-  return {detail::strip_line_markers(text, name), {}};
+  const auto input_lines = static_cast<std::uint32_t>(std::min<std::size_t>(
+      std::count(script.begin(), script.end(), '\n') + 1, UINT32_MAX));
+  return {detail::strip_line_markers(text, name, input_lines), {}};
 }
 
 /// d::render() for a program that went through cpp: the line number is the one the line had
@@ -183,19 +219,21 @@ inline std::string render(const d::diagnostic& diagnostic, const d::source_file&
     origin = origins.back();
     origin.line += at.line - static_cast<std::uint32_t>(origins.size());
   }
-  // render() needs only the line the diagnostic is on, so that line alone is put where it was.
+  // render() needs only the line the diagnostic is on, so that line alone is rendered, numbered
+  // as it was.
   const auto line = compiled.line_text(at.line);
-  const d::source_file placed(compiled.name(),
-                              std::string(origin.line - 1, '\n') + std::string(line) + "\n");
+  const d::source_file placed(compiled.name(), std::string(line) + "\n");
+  auto shown = options;
+  shown.first_line = origin.line;
   auto moved = diagnostic;
-  moved.where.begin = origin.line - 1 + at.column - 1;
+  moved.where.begin = at.column - 1;
   const auto last =
       compiled.at(diagnostic.where.end > diagnostic.where.begin ? diagnostic.where.end - 1
                                                                 : diagnostic.where.begin);
   moved.where.end = last.line == at.line
                         ? moved.where.begin + (diagnostic.where.end - diagnostic.where.begin)
                         : static_cast<std::uint32_t>(placed.text().size() + 1);  // no ~ then
-  auto out = d::render(moved, placed, options);
+  auto out = d::render(moved, placed, shown);
   if (!origin.file.empty()) {
     // dtrace(1): `failed to compile script x.d: [TAG] "inc.h", line 3: message`.
     auto prefix = options.program + ": failed to compile script " + compiled.name() + ": ";

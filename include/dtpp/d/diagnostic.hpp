@@ -28,6 +28,7 @@ struct render_options {
   bool errtags = false;            ///< -xerrtags: show [D_TAG]
   bool script = true;              ///< -s (source name is a file) or -n (a probe specifier)
   bool source = true;              ///< -xerrsource: the source line and caret under the message
+  std::uint32_t first_line = 1;    ///< the number the source's first line is shown with
 };
 
 /// DTrace's first line, then (unless `source` is off) the source line and a caret, with ~ under
@@ -46,10 +47,10 @@ inline std::string render(const diagnostic& d, const source_file& source,
   out += options.script ? "failed to compile script " : "invalid probe specifier ";
   out += source.name() + ": ";
   if (options.errtags) out += "[" + d.tag + "] ";
-  if (options.script && placed) out += "line " + std::to_string(at.line) + ": ";
+  const std::string number = std::to_string(at.line - 1 + options.first_line);
+  if (options.script && placed) out += "line " + number + ": ";
   out += d.message + "\n";
   if (!placed || !options.source) return out;
-  const std::string number = std::to_string(at.line);
   const auto line = source.line_text(at.line);
   out += "    " + number + " | " + std::string(line) + "\n";
   out += std::string(number.size() + 5, ' ') + "| ";

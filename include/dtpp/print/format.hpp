@@ -2,6 +2,7 @@
 // is parsed once (print/conversion.hpp), then printed as often as records arrive.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
@@ -20,6 +21,10 @@
 #include "dtpp/print/value.hpp"
 
 namespace dtpp::print {
+
+/// The largest width or precision a conversion is given (larger ones are clamped to it): room
+/// for dtrace-utils' widths of ten million, not for the 2 GiB an int allows.
+inline constexpr int max_width = 1 << 24;
 
 namespace detail {
 
@@ -260,6 +265,10 @@ void print_pieces(std::string& out, const format& f, Next next, Aggregation aggr
       out += c.text;
       continue;
     }
+    // DTrace pads to any width an int holds. dtpp holds a printf's text whole before writing it,
+    // so widths and precisions are bounded rather than let %2147483647d hold 2 GiB.
+    width = std::clamp<long long>(width, -max_width, max_width);
+    precision = std::min(precision, max_width);
     if (c.aggregation) {
       aggregation(c, width, precision);
       continue;
