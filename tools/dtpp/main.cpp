@@ -201,13 +201,12 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
 std::atomic<int> interrupts{0};          ///< SIGINTs and SIGTERMs received
 std::atomic<pid_t> command_child{0};     ///< the -c command, killed by a second interrupt
 
-void on_interrupt(int signal) {
+void on_interrupt(int) {
+  // The second makes dtpp impatient, as it makes dtrace(1): the run ends through END without
+  // printing the aggregations, and a -c command is killed. It never skips END: timeout(1) sends
+  // its signal to the command and to its process group, so one signal may arrive twice.
   if (interrupts.fetch_add(1) == 0) return;
-  // The second ends the run at once, as dtrace(1)'s does: no END, no aggregations. The kernel
-  // frees the probes with the process.
   if (const pid_t child = command_child.load()) ::kill(child, SIGKILL);
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
 }
 
 /// Catches SIGINT and SIGTERM before anything slow, so that one arriving while the programs
@@ -330,9 +329,12 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
         h.sleep();
       }
     }
-    // The end of a run: one newline, then every aggregation printa() never printed.
-    consumer::write(output, "\n");
-    h.aggregate_print(output);
+    // The end of a run: one newline, then every aggregation printa() never printed (unless a
+    // second interrupt made dtpp impatient).
+    if (interrupts < 2) {
+      consumer::write(output, "\n");
+      h.aggregate_print(output);
+    }
   } catch (const consumer::write_error& e) {
     h.stop();
     report(s, output_name, e);
