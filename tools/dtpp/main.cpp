@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -198,14 +199,27 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   return std::move(result.program);
 }
 
-std::atomic<int> interrupts{0};          ///< SIGINTs and SIGTERMs received
-std::atomic<pid_t> command_child{0};     ///< the -c command, killed by a second interrupt
+std::atomic<int> interrupts{0};               ///< SIGINTs and SIGTERMs received, as separate events
+std::atomic<int> first_signal{0};             ///< the first one's number
+std::atomic<std::int64_t> first_interrupt{0};  ///< when it arrived (CLOCK_MONOTONIC, ns)
+std::atomic<pid_t> command_child{0};          ///< the -c command, killed by a second interrupt
 
-void on_interrupt(int) {
-  // The second makes dtpp impatient, as it makes dtrace(1): the run ends through END without
-  // printing the aggregations, and a -c command is killed. It never skips END: timeout(1) sends
-  // its signal to the command and to its process group, so one signal may arrive twice.
-  if (interrupts.fetch_add(1) == 0) return;
+void on_interrupt(int signal) {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const std::int64_t at = now.tv_sec * 1'000'000'000LL + now.tv_nsec;
+  if (interrupts.load() == 0) {
+    first_signal = signal;
+    first_interrupt = at;
+    interrupts = 1;
+    return;
+  }
+  // One signal may arrive twice: timeout(1) sends it to the command and to the command's process
+  // group. The same signal again within a quarter of a second is that same one.
+  if (signal == first_signal.load() && at - first_interrupt.load() < 250'000'000) return;
+  // A second one makes dtpp impatient, as it makes dtrace(1): the run ends through END without
+  // printing the aggregations, and a -c command is killed.
+  interrupts = 2;
   if (const pid_t child = command_child.load()) ::kill(child, SIGKILL);
 }
 
