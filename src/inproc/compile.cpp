@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <random>
 #include <span>
 #include <string>
@@ -181,9 +182,23 @@ inline value clip(std::string s, std::size_t strsize) {
   if (s.size() >= strsize) s.resize(strsize - 1);
   return {0, std::move(s)};
 }
-inline std::string without_trailing_slashes(std::string s) {
-  while (s.size() > 1 && s.back() == '/') s.pop_back();
+// basename() and dirname() as DTrace and POSIX have them: "" is ".", a path of slashes only is
+// "/", and the slashes that end a path or separate its last component do not count.
+inline std::string_view without_trailing_slashes(std::string_view s) {
+  while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
   return s;
+}
+inline std::string path_basename(std::string_view path) {
+  if (path.empty()) return ".";
+  const auto s = without_trailing_slashes(path);
+  const auto slash = s.rfind('/');
+  return std::string(slash == std::string_view::npos || s.size() == 1 ? s : s.substr(slash + 1));
+}
+inline std::string path_dirname(std::string_view path) {
+  const auto s = without_trailing_slashes(path);
+  const auto slash = s.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  return std::string(without_trailing_slashes(s.substr(0, std::max<std::size_t>(slash, 1))));
 }
 inline std::string from(const std::string& s, std::size_t at) {
   return at == std::string::npos ? std::string() : s.substr(at);
@@ -232,18 +247,9 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     case id::lltostr:
       return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
     case id::basename:
-      return [](args a, size) {
-        const auto s = without_trailing_slashes(a[0].s);
-        const auto slash = s.rfind('/');
-        return value{0, slash == std::string::npos ? s : s.substr(slash + 1)};
-      };
+      return [](args a, size) { return value{0, path_basename(a[0].s)}; };
     case id::dirname:
-      return [](args a, size) {
-        const auto s = without_trailing_slashes(a[0].s);
-        const auto slash = s.rfind('/');
-        if (slash == std::string::npos) return value{0, "."};
-        return value{0, slash == 0 ? "/" : s.substr(0, slash)};
-      };
+      return [](args a, size) { return value{0, path_dirname(a[0].s)}; };
     case id::copyinstr:
       return [](args a, size n) {
         const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
