@@ -197,8 +197,8 @@ const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
 // raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
 // range into the string's characters one by one.
 const auto integer_text = x3::rule<class integer_text, std::string>{"integer"} = x3::raw[
-    x3::lexeme[((x3::lit("0x") | "0X") >> +xdigit | +digit) >> *x3::char_("uUlL") >>
-               word_end]];
+    x3::lexeme[((x3::lit("0x") | "0X") >> +xdigit | +digit) >> -x3::char_("uU") >>
+               -x3::char_("lL") >> -x3::char_("lL") >> word_end]];
 
 const auto string_body = x3::rule<class string_body, std::string>{"string"} =
     x3::raw[*(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '"' - '\\' - x3::eol))];
@@ -438,8 +438,23 @@ BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, co
 
 // ---- clauses ---------------------------------------------------------------------------------
 
+const auto probe_char = alnum | x3::char_("-_.*?[]!$:`+~");
+
+// The keywords that may start a declaration at the top of a program are that, never a probe
+// description of one word: `int { }` is a broken declaration, as in DTrace's lexer.
+struct top_level_keywords_type : x3::symbols<int> {
+  top_level_keywords_type() {
+    for (const char* k : {"auto", "char", "const", "counter", "double", "enum", "extern", "float",
+                          "import", "inline", "int", "long", "provider", "register", "restrict",
+                          "self", "short", "signed", "static", "string", "struct", "this",
+                          "translator", "typedef", "union", "unsigned", "void", "volatile"})
+      add(k, 0);
+  }
+};
+const top_level_keywords_type top_level_keywords;
+
 const auto probe_text = x3::rule<class probe_text, std::string>{"probe description"} =
-    x3::lexeme[x3::raw[+(alnum | x3::char_("-_.*?[]!$:`+~"))]];
+    x3::lexeme[x3::raw[+probe_char] - (top_level_keywords >> !probe_char)];
 
 const auto probe_action = [](auto& ctx) {
   const std::string& text = x3::_attr(ctx);
@@ -605,8 +620,10 @@ inline bool starts_with_word(const std::string& text, std::size_t at, std::strin
           !(std::isalnum(static_cast<unsigned char>(text[at + word.size()])) || text[at + word.size()] == '_'));
 }
 
-// `#pragma D option name[=value]`; other lines starting with '#' (cpp's line markers, other
-// pragmas) are passed over.
+// A control line, as DTrace's lexer takes one: cpp's line markers, `#line` and `#ident` are
+// passed over; `#error` stops the compile; `#pragma D option name[=value]` sets an option and the
+// other D pragmas DTrace knows are accepted; other pragmas are ignored, as C does; any other
+// directive (`#include` without -C) is an error.
 inline void read_directive(const std::string& line, std::uint32_t at, ast::program& program,
                            std::vector<diagnostic>& errors) {
   std::vector<std::string> words;
@@ -618,23 +635,45 @@ inline void read_directive(const std::string& line, std::uint32_t at, ast::progr
     if (j > i) words.push_back(line.substr(i, j - i));
     i = j;
   }
-  if (words.size() < 2 || words[0] != "pragma" || words[1] != "D") return;
   const ast::span where{at, static_cast<std::uint32_t>(at + line.size())};
-  if (words.size() >= 3 && words[2] == "option") {
-    if (words.size() != 4) {
-      errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma D option", where});
-      return;
-    }
-    ast::pragma p;
-    const auto eq = words[3].find('=');
-    p.name = words[3].substr(0, eq);
-    if (eq != std::string::npos) {
-      p.value = words[3].substr(eq + 1);
-      p.has_value = true;
-    }
-    p.where = where;
-    program.items.emplace_back(std::move(p));
+  const auto joined_from = [&](std::size_t first) {
+    std::string text;
+    for (std::size_t w = first; w < words.size(); ++w) text += words[w] + " ";
+    return text;
+  };
+  if (words.empty() || std::isdigit(static_cast<unsigned char>(words[0][0]))) return;
+  const bool is_pragma = words[0] == "pragma";
+  const bool is_d_pragma = is_pragma && words.size() >= 2 && words[1] == "D";
+  const std::size_t name_at = is_d_pragma ? 2 : is_pragma ? 1 : 0;
+  if (name_at >= words.size()) return;
+  const std::string& name = words[name_at];
+  if (name == "line" || name == "ident") return;
+  if (name == "error") {
+    errors.push_back({"D_PRAGERR", "#error: " + joined_from(name_at + 1), where});
+    return;
   }
+  if (!is_pragma) {
+    errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive: #" + name, where});
+    return;
+  }
+  if (!is_d_pragma || name == "attributes" || name == "binding" || name == "depends_on") return;
+  if (name != "option") {
+    errors.push_back({"D_PRAGMA_INVAL", "invalid D pragma: " + name, where});
+    return;
+  }
+  if (words.size() != 4) {
+    errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma D option", where});
+    return;
+  }
+  ast::pragma p;
+  const auto eq = words[3].find('=');
+  p.name = words[3].substr(0, eq);
+  if (eq != std::string::npos) {
+    p.value = words[3].substr(eq + 1);
+    p.has_value = true;
+  }
+  p.where = where;
+  program.items.emplace_back(std::move(p));
 }
 
 }  // namespace detail

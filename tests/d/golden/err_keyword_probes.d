@@ -1,0 +1,7 @@
+int
+{
+}
+
+self { }
+
+string { }
