@@ -47,8 +47,10 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
     if (f) std::fclose(f);
     while (!st.execname.empty() && st.execname.back() == '\n') st.execname.pop_back();
   }
-  for (const auto& d : program.aggregations)
+  for (const auto& d : program.aggregations) {
     st.aggregations.push_back(std::make_unique<agg::dynamic_aggregation>(d));
+    st.aggregations.back()->limit_bytes(st.options.aggsize);
+  }
   st.globals.resize(program.variables.size());
 
   using detail::bound_probe;
@@ -221,6 +223,10 @@ std::vector<drop_count> engine::take_drops() {
   };
   take(drop_count::kind::principal, state_->drops, state_->drops_reported);
   take(drop_count::kind::dynamic, state_->dynamic_drops, state_->dynamic_drops_reported);
+  std::uint64_t aggregation_drops = 0;
+  for (const auto& a : state_->aggregations) aggregation_drops += a->drops();
+  if (const auto fresh = aggregation_drops - std::exchange(state_->aggregation_drops_reported, aggregation_drops))
+    out.push_back({drop_count::kind::aggregation, 0, fresh});
   return out;
 }
 
@@ -234,7 +240,7 @@ dtpp::engine::factory engine_factory() {
           -> std::unique_ptr<dtpp::engine::source> {
         return std::make_unique<engine>(program,
                                         engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
-                                                       .dynvarsize = run.dynvarsize});
+                                                       .aggsize = run.aggsize, .dynvarsize = run.dynvarsize});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

@@ -67,7 +67,8 @@ struct engine::state {
   ir::program program;
   engine_options options;
   std::vector<detail::bound_probe> probes;
-  std::vector<std::unique_ptr<agg::dynamic_aggregation>> aggregations;
+  std::vector<std::unique_ptr<agg::dynamic_aggregation>> aggregations;  // aggsize-bounded
+  std::uint64_t aggregation_drops_reported = 0;  // take_drops()' mark
 
   std::mutex mutex;  // variables, the buffer, faults
   std::vector<detail::value> globals;

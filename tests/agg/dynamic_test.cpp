@@ -1,10 +1,13 @@
 // The run-time form: D-shaped keys, DTrace's record order, and checked typed views.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dtpp/agg/dynamic.hpp"
+#include "dtpp/agg/dynamic_aggregation.hpp"
 
 using namespace dtpp;
 using agg::key_type;
@@ -82,4 +85,48 @@ TEST_CASE("run-time keys order by record count, record size, then value", "[agg]
   CHECK(traits::compare(key_of("b"), key_of("a")) > 0);
   CHECK(traits::compare(small, small) == 0);
   CHECK(traits::hash(key_of("x")) == traits::hash(key_of("x")));
+}
+
+TEST_CASE("a size limit keeps each thread's keys within it and counts the updates it drops",
+          "[agg][dynamic]") {
+  // count() with one int64 key: 8 bytes of key, a generation word and a count word; 48 bytes hold
+  // two keys a thread.
+  agg::dynamic_aggregation a({1, "", agg::function::of(Count{}), {int64}});
+  a.limit_bytes(48);
+  const auto add = [&](std::uint64_t k) { a.add({{record::of_integer(int64, k)}}, 0); };
+  const auto counts = [&] {
+    std::vector<std::string> rows;
+    const auto t = a.snapshot();
+    for (std::size_t row = 0; row < t.size(); ++row)
+      rows.push_back(std::to_string(t.key(row).records[0].integer) + ":" + std::to_string(t.words(row)[0]));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  add(1);
+  add(2);
+  add(3);  // no room: dropped, and again each time it comes back
+  add(1);
+  add(3);
+  CHECK(a.drops() == 2);
+  CHECK(counts() == std::vector<std::string>{"1:2", "2:1"});
+  // Another thread has room of its own, as each CPU has its own buffer in DTrace.
+  std::thread([&] {
+    add(3);
+    add(4);
+    add(5);
+  }).join();
+  CHECK(a.drops() == 3);
+  CHECK(counts() == std::vector<std::string>{"1:2", "2:1", "3:1", "4:1"});
+  // A clear keeps the keys and their room.
+  a.clear();
+  add(5);
+  CHECK(a.drops() == 4);
+  CHECK(counts() == std::vector<std::string>{"1:0", "2:0", "3:0", "4:0"});
+}
+
+TEST_CASE("without a size limit an aggregation takes every key", "[agg][dynamic]") {
+  agg::dynamic_aggregation a({1, "", agg::function::of(Count{}), {int64}});
+  for (std::uint64_t k = 0; k < 10000; ++k) a.add({{record::of_integer(int64, k)}}, 0);
+  CHECK(a.drops() == 0);
+  CHECK(a.snapshot().size() == 10000);
 }

@@ -2,6 +2,8 @@
 // engines' form of aggregation<Fn, Keys...>, over the same lock-free shards.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "dtpp/agg/dynamic.hpp"
@@ -29,6 +31,15 @@ class dynamic_aggregation final : public live_aggregation {
   static std::uint64_t hash(const dynamic_key& key) { return key_traits<dynamic_key>::hash(key); }
   /// Words that words() gave the calling thread earlier, made current (restarted after a clear).
   std::uint64_t* current(std::uint64_t* words) { return store_.current(words); }
+
+  /// Bounds each thread's part to `bytes`, counting a row as the kernel engine counts a map entry
+  /// (its keys at their declared sizes, its data words); updates that find no room are drops().
+  void limit_bytes(std::size_t bytes) {
+    std::size_t row = 8 * (store_.function().words() + 1);
+    for (const auto& k : desc().keys) row += k.size;
+    store_.limit_rows(std::max<std::size_t>(bytes / row, 1));
+  }
+  std::uint64_t drops() const { return store_.drops(); }
 
   dynamic_table snapshot() const override { return store_.snapshot(); }
   void clear() override { store_.clear(); }

@@ -23,7 +23,7 @@ template <class Key>
 class shard {
  public:
   explicit shard(std::size_t words)
-      : stride_(round_up(data_offset + 8 * (words + 1), row_alignment)), slots_(64) {}
+      : stride_(round_up(data_offset + 8 * (words + 1), row_alignment)), slots_(64), spare_(words + 1) {}
   shard(const shard&) = delete;
   shard& operator=(const shard&) = delete;
   ~shard() {
@@ -65,6 +65,11 @@ class shard {
     size_.store(i + 1, std::memory_order_release);
     return data_at(r);
   }
+
+  /// [generation, data words...] that belong to no key: where the updates of a key that found no
+  /// room go, so that they are counted as dropped without a branch in every caller. Writer
+  /// thread only; no reader looks at them.
+  std::uint64_t* spare() { return spare_.data(); }
 
   /// Rows a reader may look at.
   std::size_t published() const { return size_.load(std::memory_order_acquire); }
@@ -117,6 +122,7 @@ class shard {
   std::size_t mask_ = slots_.size() - 1;
   std::atomic<std::size_t> size_{0};
   std::atomic<std::byte*> chunks_[chunk_count] = {};
+  std::vector<std::uint64_t> spare_;
 };
 
 }  // namespace dtpp::agg::detail

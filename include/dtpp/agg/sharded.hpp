@@ -70,6 +70,13 @@ class sharded {
     return current(data + 1);
   }
 
+  /// Gives each thread room for at most `rows` keys (DTrace's aggsize, which bounds each CPU's
+  /// aggregation buffer); an update of a key that finds no room is an aggregation drop. Set it
+  /// before the first update.
+  void limit_rows(std::size_t rows) { row_limit_ = rows; }
+  /// Updates dropped for want of room, since the start.
+  std::uint64_t drops() const { return drops_.load(std::memory_order_relaxed); }
+
   /// Words that words() gave this thread for a key earlier, for a caller that kept them: rows
   /// never move, but a clear() or trunc() since then restarts the row from the function's
   /// initial value first.
@@ -176,6 +183,13 @@ class sharded {
   // thread or clear() stays out of line.
   template <class View>
   [[gnu::noinline]] std::uint64_t* add_row(shard_type& s, const View& view, std::uint64_t hash) {
+    if (s.published() >= row_limit_) {
+      drops_.fetch_add(1, std::memory_order_relaxed);
+      std::uint64_t* d = s.spare();
+      fn_.init(d + 1);
+      d[0] = generation();
+      return d;
+    }
     return s.add(view, hash, [&](std::uint64_t* d) {
       fn_.init(d + 1);
       detail::store(d[0], generation());
@@ -246,6 +260,8 @@ class sharded {
   std::uint64_t instance_;
   std::atomic<std::uint64_t> generation_{1};
   std::atomic<std::uint64_t> normal_{1};
+  std::size_t row_limit_ = std::numeric_limits<std::size_t>::max();
+  std::atomic<std::uint64_t> drops_{0};
   std::atomic<std::atomic<shard_type*>*> pages_[pages] = {};
 };
 

@@ -21,7 +21,7 @@ namespace dtpp::engine {
 struct run_options {
   std::string program_name = "dtpp";
   std::size_t bufsize = 4u << 20;     ///< principal buffer bytes
-  std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation (kernel maps)
+  std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation (per CPU or thread)
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
 };
 

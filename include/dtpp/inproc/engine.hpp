@@ -32,6 +32,7 @@ using dtpp::engine::probe_info;
 struct engine_options {
   std::string program_name = "dtpp";  ///< the module of DTPP_PROBE probes
   std::size_t bufsize = 4u << 20;     ///< principal buffer bytes before records are dropped
+  std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation, per thread, before drops
   std::size_t dynvarsize = 1u << 20;  ///< bytes thread-locals and array elements share
   unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
 };
