@@ -320,6 +320,10 @@ class builder {
         return true;
       case ir::action::setopt:
         return true;  // a record, for the consumer to carry out
+      case ir::action::speculate:
+      case ir::action::commit:
+      case ir::action::discard:
+        throw error("speculative tracing is not supported by the kernel engine yet", s.where);
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:
@@ -723,6 +727,7 @@ class builder {
       case ir::subroutine::dirname:
       case ir::subroutine::rand:
       case ir::subroutine::progenyof:
+      case ir::subroutine::speculation:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
       case ir::subroutine::action:
@@ -1089,6 +1094,7 @@ class builder {
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
       case ir::subroutine::progenyof:
+      case ir::subroutine::speculation:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
       case ir::subroutine::action:

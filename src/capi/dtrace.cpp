@@ -507,6 +507,23 @@ int dtrace_handle_err(dtrace_hdl_t* dtp, dtrace_handle_err_f* hdlr, void* arg) {
   return 0;
 }
 
+namespace {
+
+dtrace_dropkind_t drop_kind(dtpp::engine::drop_count::kind k) {
+  using kind = dtpp::engine::drop_count::kind;
+  switch (k) {
+    case kind::principal: return DTRACEDROP_PRINCIPAL;
+    case kind::aggregation: return DTRACEDROP_AGGREGATION;
+    case kind::dynamic: return DTRACEDROP_DYNAMIC;
+    case kind::speculative: return DTRACEDROP_SPEC;
+    case kind::speculation_busy: return DTRACEDROP_SPECBUSY;
+    case kind::speculation_unavailable: return DTRACEDROP_SPECUNAVAIL;
+  }
+  return DTRACEDROP_PRINCIPAL;
+}
+
+}  // namespace
+
 int dtrace_handle_drop(dtrace_hdl_t* dtp, dtrace_handle_drop_f* hdlr, void* arg) {
   dtp->on_drop = hdlr;
   dtp->on_drop_arg = arg;
@@ -515,14 +532,10 @@ int dtrace_handle_drop(dtrace_hdl_t* dtp, dtrace_handle_drop_f* hdlr, void* arg)
     return 0;
   }
   dtp->handle.handle_drops([dtp](const dtpp::consumer::drop_data& d) {
-    using kind = dtpp::engine::drop_count::kind;
     dtp->drops += d.drops.count;
     const auto message = d.message();
-    const dtrace_dropdata_t data{dtp, static_cast<int>(d.drops.cpu),
-                                 d.drops.what == kind::principal     ? DTRACEDROP_PRINCIPAL
-                                 : d.drops.what == kind::aggregation ? DTRACEDROP_AGGREGATION
-                                                                     : DTRACEDROP_DYNAMIC,
-                                 d.drops.count, dtp->drops, message.c_str()};
+    const dtrace_dropdata_t data{dtp, static_cast<int>(d.drops.cpu), drop_kind(d.drops.what), d.drops.count,
+                                 dtp->drops, message.c_str()};
     if (dtp->on_drop(&data, dtp->on_drop_arg) != DTRACE_HANDLE_OK) dtp->handler_abort = EDT_DROPABORT;
   });
   return 0;

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 namespace dtpp::consumer {
 namespace {
@@ -32,10 +33,24 @@ bool is_library_action(ir::action a) {
     case ir::action::normalize:
     case ir::action::denormalize:
     case ir::action::setopt:
+    case ir::action::commit:
+    case ir::action::discard:
       return true;
     default:
       return false;
   }
+}
+
+// A firing whose only records are commit() and discard() prints nothing at all, not even its
+// probe's line, as in dtrace(1).
+bool only_speculation_records(const ir::clause& c) {
+  bool any = false;
+  for (const auto& s : c.statements) {
+    if (s.records.empty()) continue;
+    if (s.kind != ir::action::commit && s.kind != ir::action::discard) return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace
@@ -143,6 +158,11 @@ void session::carry_out(const ir::statement& s, const engine::firing& f) {
       else
         engine_->aggregation(s.aggregation).trunc();
       return;
+    case ir::action::commit:
+    case ir::action::discard:
+      settle_speculation(static_cast<std::uint32_t>(read_record(s.records[0], data).as_signed()),
+                         s.kind == ir::action::commit);
+      return;
     case ir::action::setopt:  // from here on, as libdtrace's does; a refusal changes nothing
       if (s.args.empty())
         (void)options_.set(s.format, std::nullopt, true);
@@ -152,6 +172,32 @@ void session::carry_out(const ir::statement& s, const engine::firing& f) {
       return;
     default:
       return;
+  }
+}
+
+// A speculative firing waits for its commit() or discard(); what does not fit in specsize
+// bytes (its data and 16 bytes a firing, as dtrace-utils counts them) is a speculative drop.
+void session::keep_speculative(engine::firing f) {
+  auto& buffer = speculative_[f.speculation];
+  const std::size_t cost = f.data.size() + 16;
+  if (buffer.bytes + cost > options_.size("specsize", 4u << 20)) {
+    ++speculative_drops_;
+    return;
+  }
+  buffer.bytes += cost;
+  buffer.firings.push_back(std::move(f));
+}
+
+// commit(): the buffer's firings are consumed next, where the commit is; discard(): dropped.
+void session::settle_speculation(std::uint32_t id, bool commit) {
+  const auto it = speculative_.find(id);
+  if (it == speculative_.end()) return;
+  auto firings = std::move(it->second.firings);
+  speculative_.erase(it);
+  if (!commit) return;
+  for (auto f = firings.rbegin(); f != firings.rend(); ++f) {
+    f->speculation = 0;
+    pending_.push_front(std::move(*f));
   }
 }
 
@@ -166,9 +212,18 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
     text.clear();
   };
   while (!pending_.empty()) {
-    const engine::firing f = std::move(pending_.front());
+    engine::firing f = std::move(pending_.front());
     pending_.pop_front();
+    if (f.speculation != 0) {
+      keep_speculative(std::move(f));
+      continue;
+    }
     const auto& clause = engine_->program().clauses[f.epid - 1];
+    if (only_speculation_records(clause)) {
+      for (const auto& s : clause.statements)
+        if (!s.records.empty()) carry_out(s, f);
+      continue;
+    }
     const probe_data probe{engine_->probes()[f.probe - 1], clause, f.epid, f.cpu, f.data};
     if (on_probe && check(on_probe(probe)) == consume::next) continue;
     printer_.open(f, text);
@@ -204,7 +259,10 @@ void session::report_faults() {
 }
 
 void session::report_drops() {
-  for (const auto& d : engine_->take_drops()) {
+  auto drops = engine_->take_drops();
+  if (const auto n = std::exchange(speculative_drops_, 0))
+    drops.push_back({engine::drop_count::kind::speculative, 0, n});
+  for (const auto& d : drops) {
     drops_ += d.count;
     const drop_data drop{d};
     if (!on_drop_)

@@ -76,9 +76,11 @@ void checker::clause(const ast::clause& c) {
   }
   const auto actions_errors = result_.errors.size();
   std::uint32_t offset = 0;
+  clause_actions done;
   for (const auto& s : c.statements) {
     try {
       auto st = statement(s);
+      check_order(done, st);
       for (auto& r : st.records) {
         const auto align = std::min<std::uint32_t>(std::max<std::uint32_t>(r.size, 1), 8);
         offset = (offset + align - 1) / align * align;

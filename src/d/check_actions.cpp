@@ -310,9 +310,6 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"speculate", "commit", "discard"})
-    if (name == s)
-      fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
   for (const char* s : {"breakpoint", "chill", "panic", "stop", "raise", "system", "copyout", "copyoutstr", "tracemem", "jstack", "print"})
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
@@ -322,12 +319,15 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
 checker::action_fn checker::find_action(std::string_view name) {
   static constexpr std::pair<std::string_view, action_fn> table[] = {
       {"clear", &checker::action_clear},
+      {"commit", &checker::action_speculation},
       {"denormalize", &checker::action_clear},
+      {"discard", &checker::action_speculation},
       {"exit", &checker::action_exit},
       {"normalize", &checker::action_normalize},
       {"printa", &checker::action_printa},
       {"printf", &checker::action_printf},
       {"setopt", &checker::action_setopt},
+      {"speculate", &checker::action_speculation},
       {"stack", &checker::action_stack},
       {"trace", &checker::action_trace},
       {"trunc", &checker::action_trunc},
@@ -390,6 +390,50 @@ void checker::action_exit(const call_site& c) {
   c.st.kind = ir::action::exit;
   c.st.args.push_back(integer_argument(c, 0, int_type()));
   c.st.records.push_back({int_type(), 0, 4});
+}
+
+// speculate(id), commit(id), discard(id). commit and discard leave the id in the clause's data,
+// for the consumer to act on its buffer in the order of the records.
+void checker::action_speculation(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  c.st.kind = c.name == "speculate" ? ir::action::speculate
+              : c.name == "commit"  ? ir::action::commit
+                                    : ir::action::discard;
+  c.st.args.push_back(integer_argument(c, 0, int_type()));
+  if (c.st.kind != ir::action::speculate) c.st.records.push_back({int_type(), 0, 4});
+}
+
+void checker::check_order(clause_actions& done, const ir::statement& st) {
+  const auto where = st.where;
+  switch (st.kind) {
+    case ir::action::expression:
+      return;
+    case ir::action::commit:
+      if (done.records || done.aggregates)
+        fail("D_COMM_DREC", "commit( ) may not follow data-recording action(s)", where);
+      done.commits = true;
+      return;
+    case ir::action::discard:
+      return;
+    case ir::action::speculate:
+      if (done.speculates) fail("D_SPEC_SPEC", "speculate( ) may not follow speculate( )", where);
+      if (done.commits) fail("D_SPEC_COMM", "speculate( ) may not follow commit( )", where);
+      if (done.records || done.aggregates)
+        fail("D_SPEC_DREC", "speculate( ) may not follow data-recording action(s)", where);
+      done.speculates = true;
+      return;
+    case ir::action::aggregate:
+      if (done.commits) fail("D_AGG_COMM", "aggregating actions may not follow commit( )", where);
+      if (done.speculates) fail("D_AGG_SPEC", "aggregating actions may not follow speculate( )", where);
+      done.aggregates = true;
+      return;
+    default:
+      if (st.kind == ir::action::exit && done.speculates)
+        fail("D_EXIT_SPEC", "exit( ) may not follow speculate( )", where);
+      if (done.commits) fail("D_DREC_COMM", "data-recording actions may not follow commit( )", where);
+      done.records = true;
+      return;
+  }
 }
 
 void checker::action_printf(const call_site& c) {

@@ -423,16 +423,13 @@ expr checker::call(const ast::node_ptr& n) {
       {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t"}, 1},
       {id::copyinstr, "string", {"uintptr_t", "size_t"}, 1}, {id::basename, "string", {"string"}, 1},
       {id::dirname, "string", {"string"}, 1},         {id::rand, "int", {}, 0},
-      {id::progenyof, "int", {"pid_t"}, 1}};
+      {id::progenyof, "int", {"pid_t"}, 1},          {id::speculation, "int", {}, 0}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;
   if (!s) {
     if (is_aggregating_function(name))
       fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
-    for (const char* s : {"speculate", "commit", "discard", "speculation"})
-      if (name == s)
-        fail("D_UNKNOWN", name + "( ) is not supported yet: dtpp has no speculative tracing", n->where);
     // An action used as a value has type void: the context reports what it cannot take.
     if (find_action(name)) {
       expr e;

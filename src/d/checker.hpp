@@ -117,6 +117,14 @@ class checker {
   std::uint32_t aggregation_argument(const call_site& c, std::size_t i, const std::string& tag);
   void action_trace(const call_site& c);
   void action_exit(const call_site& c);
+  void action_speculation(const call_site& c);
+
+  // What a clause's actions so far have done, for the order DTrace requires of speculate(),
+  // commit() and the actions around them.
+  struct clause_actions {
+    bool speculates = false, commits = false, records = false, aggregates = false;
+  };
+  void check_order(clause_actions& done, const ir::statement& st);
   void action_printf(const call_site& c);
   void action_printa(const call_site& c);
   void action_clear(const call_site& c);  // and denormalize

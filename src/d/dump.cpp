@@ -94,7 +94,8 @@ std::string dump(const ir::program& program) {
     }
     out += ")\n";
   }
-  static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack"};
+  static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack",
+                                        "speculate", "commit", "discard"};
   for (const auto& c : program.clauses) {
     out += "clause " + std::to_string(c.id) + ":";
     for (const auto& p : c.probes) out += " " + p.text();

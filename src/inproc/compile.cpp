@@ -271,6 +271,7 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     // their type before, and an action used as a value never passes the checker.
     case id::strtok:
     case id::progenyof:
+    case id::speculation:  // compiled with the engine's state (speculation_call)
     case id::stack:
     case id::ustack:
     case id::action:
@@ -348,11 +349,12 @@ class compiler {
     const auto visit = [&](const auto& self, const expr& e) -> void {
       if (e.kind == kind_t::variable && st_.program.variables[e.index].where != ir::scope::clause)
         shared = true;
+      if (e.kind == kind_t::call && e.function == ir::subroutine::speculation) shared = true;
       for (const auto& k : e.kids) self(self, k);
     };
     if (c.predicate) visit(visit, *c.predicate);
     for (const auto& s : c.statements) {
-      if (!s.records.empty()) shared = true;
+      if (!s.records.empty() || s.kind == ir::action::speculate) shared = true;
       for (const auto& e : s.args) visit(visit, e);
       for (const auto& e : s.keys) visit(visit, e);
     }
@@ -397,6 +399,24 @@ class compiler {
         };
       case ir::action::setopt:
         return [](runner&) { return true; };  // a record, for the consumer to carry out
+      case ir::action::speculate:
+        // The rest of the clause goes to the buffer; to none that is not in use, which drops it.
+        return [id = compile(s.args[0])](runner& r) {
+          const auto n = speculation_index(r, id(r).i);
+          if (n == 0 || !r.st.speculations[n - 1]) throw clause_abandoned{};
+          r.speculation = static_cast<std::uint32_t>(n);
+          return false;
+        };
+      case ir::action::commit:
+      case ir::action::discard:
+        // The buffer is free again at once: the consumer meets this record before any later
+        // use of the same id, and acts on the records it kept for it first.
+        return [&s, id = compile(s.args[0])](runner& r) {
+          const auto v = id(r);
+          if (const auto n = speculation_index(r, v.i); n != 0) r.st.speculations[n - 1] = false;
+          put(r.record, s.records[0], v, s.records[0].t);
+          return true;
+        };
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:
@@ -560,6 +580,7 @@ class compiler {
           return [x = compile(e.kids[0])](runner& r) { return value{0, x(r).s}; };
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
+        if (e.function == ir::subroutine::speculation) return speculation_call();
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
         // The kernel's stack: there is none under a probe fired in user space.
@@ -580,6 +601,28 @@ class compiler {
         break;  // fixed() took them
     }
     return [](runner&) { return value{}; };
+  }
+
+  // speculation(): the first of nspec buffers not in use, or 0, counted as a failed speculation.
+  static compiled_expr speculation_call() {
+    return [](runner& r) {
+      auto& in_use = r.st.speculations;
+      const auto free = std::find(in_use.begin(), in_use.end(), false);
+      if (free == in_use.end()) {
+        r.st.failed_speculations.fetch_add(1, std::memory_order_relaxed);
+        return value{};
+      }
+      *free = true;
+      return value{static_cast<std::int64_t>(free - in_use.begin()) + 1, {}};
+    };
+  }
+
+  // The buffer speculate(), commit() and discard() name: 0 is none; one past nspec is an illegal
+  // operation, as in DTrace.
+  static std::size_t speculation_index(runner& r, std::int64_t id) {
+    if (id < 0 || static_cast<std::uint64_t>(id) > r.st.speculations.size())
+      throw fault_signal{"illegal operation", fault_illegal_operation, id};
+    return static_cast<std::size_t>(id);
   }
 
   compiled_expr builtin_value(const expr& e) {

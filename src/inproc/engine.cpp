@@ -52,6 +52,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
     st.aggregations.back()->limit_bytes(st.options.aggsize);
   }
   st.globals.resize(program.variables.size());
+  st.speculations.assign(st.options.nspec, false);
 
   using detail::bound_probe;
   std::map<std::string, std::size_t> by_name;  // provider:module:function:name -> probes index
@@ -223,6 +224,8 @@ std::vector<drop_count> engine::take_drops() {
   };
   take(drop_count::kind::principal, state_->drops, state_->drops_reported);
   take(drop_count::kind::dynamic, state_->dynamic_drops, state_->dynamic_drops_reported);
+  take(drop_count::kind::speculation_unavailable, state_->failed_speculations,
+       state_->failed_speculations_reported);
   std::uint64_t aggregation_drops = 0;
   for (const auto& a : state_->aggregations) aggregation_drops += a->drops();
   if (const auto fresh = aggregation_drops - std::exchange(state_->aggregation_drops_reported, aggregation_drops))
@@ -240,7 +243,8 @@ dtpp::engine::factory engine_factory() {
           -> std::unique_ptr<dtpp::engine::source> {
         return std::make_unique<engine>(program,
                                         engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
-                                                       .aggsize = run.aggsize, .dynvarsize = run.dynvarsize});
+                                                       .aggsize = run.aggsize, .dynvarsize = run.dynvarsize,
+                                                       .nspec = run.nspec});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

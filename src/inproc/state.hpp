@@ -37,6 +37,10 @@ struct fault_signal {
   std::int64_t value = 0;  ///< the faulting address or value
 };
 inline constexpr std::int64_t fault_bad_address = 1;  // DTRACEFLT_BADADDR
+inline constexpr std::int64_t fault_illegal_operation = 2;  // DTRACEFLT_ILLOP
+
+// speculate() of a buffer not in use: the clause stops, and its data goes nowhere.
+struct clause_abandoned {};
 inline constexpr std::int64_t fault_divide_by_zero = 4;  // DTRACEFLT_DIVZERO
 
 class runner;
@@ -81,6 +85,9 @@ struct engine::state {
   std::atomic<std::uint64_t> drops{0};
   std::uint64_t drops_reported = 0;  // take_drops()' mark
   std::vector<fault> faults;
+  std::vector<bool> speculations;  // nspec buffers: in use, from speculation() to commit/discard
+  std::atomic<std::uint64_t> failed_speculations{0};
+  std::uint64_t failed_speculations_reported = 0;
 
   std::atomic<bool> exited{false};
   std::atomic<int> status{0};
@@ -123,9 +130,11 @@ class runner {
       try {
         if (c.predicate && !c.predicate(*this)) continue;
         record.assign(c.clause->data_size, std::byte{0});
+        speculation = 0;
         bool output = c.clause->default_action;
         for (const auto& s : c.statements) output |= s(*this);
         if (output) emit(*c.clause);
+      } catch (const clause_abandoned&) {
       } catch (const fault_signal& f) {
         if (!lock.owns_lock()) lock.lock();
         st.faults.push_back({c.clause->id, probe_.info.id, f.what});
@@ -148,6 +157,7 @@ class runner {
   const void* caller;
   std::map<std::uint32_t, value> locals;  // this->x: kept from clause to clause of the firing
   std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
+  std::uint32_t speculation = 0;  // the buffer speculate() sent the clause's data to
 
  private:
   // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
@@ -167,7 +177,7 @@ class runner {
       return;
     }
     st.buffered_bytes += cost;
-    st.buffer.push_back({clause.id, probe_.info.id, cpu(), record});
+    st.buffer.push_back({clause.id, probe_.info.id, cpu(), record, speculation});
   }
 
   const bound_probe& probe_;

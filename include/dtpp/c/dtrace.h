@@ -270,7 +270,15 @@ typedef struct dtrace_errdata {
 typedef int dtrace_handle_err_f(const dtrace_errdata_t *data, void *arg);
 int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_handle_err_f *hdlr, void *arg);
 
-typedef enum { DTRACEDROP_PRINCIPAL, DTRACEDROP_AGGREGATION, DTRACEDROP_DYNAMIC } dtrace_dropkind_t;
+/* libdtrace's numbers; 3 and 4 (dynamic variable rinses and dirty drops) never happen here. */
+typedef enum {
+  DTRACEDROP_PRINCIPAL,
+  DTRACEDROP_AGGREGATION,
+  DTRACEDROP_DYNAMIC,
+  DTRACEDROP_SPEC = 5,
+  DTRACEDROP_SPECBUSY,
+  DTRACEDROP_SPECUNAVAIL
+} dtrace_dropkind_t;
 typedef struct dtrace_dropdata {
   dtrace_hdl_t *dtdda_handle;
   int dtdda_cpu;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -81,6 +82,8 @@ class session {
 
   void drain(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record);
   void carry_out(const ir::statement& s, const engine::firing& f);
+  void keep_speculative(engine::firing f);
+  void settle_speculation(std::uint32_t id, bool commit);
   void report_faults();
   void report_drops();
 
@@ -89,6 +92,12 @@ class session {
   bool testing_;
   record_printer printer_;                // refers to *engine_
   std::deque<engine::firing> pending_;    // taken from the engine, not consumed yet
+  struct speculative_buffer {
+    std::deque<engine::firing> firings;
+    std::size_t bytes = 0;
+  };
+  std::map<std::uint32_t, speculative_buffer> speculative_;  // by speculation id
+  std::uint64_t speculative_drops_ = 0;                      // not reported yet
   fault_callback on_fault_;
   drop_callback on_drop_;
   bool active_ = false;

@@ -42,6 +42,7 @@ struct firing {
   std::uint32_t probe = 0;     ///< the probe_info id
   std::uint32_t cpu = 0;
   std::vector<std::byte> data;
+  std::uint32_t speculation = 0;  ///< the speculative buffer the data goes to (speculate()); 0: none
 };
 
 /// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it.
@@ -57,6 +58,9 @@ struct drop_count {
     principal,    ///< "N drops on CPU c": the principal buffer was full
     aggregation,  ///< "N aggregation drops on CPU c": the aggregation had no room for a key
     dynamic,      ///< "N dynamic variable drops": no room for a thread-local or array element
+    speculative,  ///< "N speculative drops": a speculative buffer was full (specsize)
+    speculation_busy,         ///< speculation() found every buffer still being committed
+    speculation_unavailable,  ///< speculation() found every buffer in use (nspec)
   } what = kind::principal;
   std::uint32_t cpu = 0;
   std::uint64_t count = 0;
@@ -72,6 +76,12 @@ inline std::string describe(const drop_count& d) {
       return n + " aggregation" + (d.count == 1 ? " drop" : " drops") + " on CPU " + std::to_string(d.cpu);
     case drop_count::kind::dynamic:
       return n + " dynamic variable" + (d.count == 1 ? " drop" : " drops");
+    case drop_count::kind::speculative:
+      return n + " speculative" + (d.count == 1 ? " drop" : " drops");
+    case drop_count::kind::speculation_busy:
+      return n + " failed speculation" + (d.count == 1 ? "" : "s") + " (available buffer(s) still busy)";
+    case drop_count::kind::speculation_unavailable:
+      return n + " failed speculation" + (d.count == 1 ? "" : "s") + " (no speculative buffer available)";
   }
   return n;
 }

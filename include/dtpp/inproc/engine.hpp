@@ -34,6 +34,7 @@ struct engine_options {
   std::size_t bufsize = 4u << 20;     ///< principal buffer bytes before records are dropped
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation, per thread, before drops
   std::size_t dynvarsize = 1u << 20;  ///< bytes thread-locals and array elements share
+  std::size_t nspec = 1;              ///< speculative buffers speculation() hands out
   unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
 };
 

@@ -114,7 +114,7 @@ inline std::optional<op> op_spelled(std::string_view text, op first, op last) {
 /// D's subroutines, and stack() and ustack() as values (aggregation keys, trace, printf).
 enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
-  basename, dirname, rand, progenyof, stack, ustack,
+  basename, dirname, rand, progenyof, speculation, stack, ustack,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -136,6 +136,7 @@ inline std::string_view name(subroutine s) {
     case subroutine::dirname: return "dirname";
     case subroutine::rand: return "rand";
     case subroutine::progenyof: return "progenyof";
+    case subroutine::speculation: return "speculation";
     case subroutine::stack: return "stack";
     case subroutine::ustack: return "ustack";
     case subroutine::action: return "action";
@@ -181,6 +182,9 @@ enum class action : std::uint8_t {
   expression,   ///< evaluate (assignments, increments)
   aggregate,    ///< @a[keys] = fn(args)
   trace, printf, printa, exit, clear, trunc, normalize, denormalize, setopt, stack, ustack,
+  speculate,    ///< args[0]: the speculation; the clause's data goes to its buffer
+  commit,       ///< records[0]: the speculation whose buffer the consumer prints now
+  discard,      ///< records[0]: the speculation whose buffer the consumer drops
 };
 
 struct statement {

@@ -1,0 +1,32 @@
+/* specsize bounds each buffer: 16 bytes a firing and its data (4 bytes an int), 44 and 52 bytes
+   here; what does not fit is dropped. */
+#pragma D option quiet
+#pragma D option specsize=90
+
+BEGIN
+{
+	s = speculation();
+	x = 100;
+}
+
+BEGIN
+{
+	speculate(s);
+	printf("%d %d %d %d %d %d %d\n", x, x + 1, x + 2, x + 3, x + 4, x + 5, x + 6);
+}
+
+BEGIN
+{
+	speculate(s);
+	printf("%d %d %d %d %d %d %d %d %d\n", x, x + 1, x + 2, x + 3, x + 4, x + 5, x + 6, x + 7, x + 8);
+}
+
+BEGIN
+{
+	commit(s);
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,8 +1,0 @@
-BEGIN
-{
-	s = speculation();
-}
-END
-{
-	speculate(1);
-}
