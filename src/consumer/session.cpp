@@ -41,14 +41,23 @@ bool is_library_action(ir::action a) {
   }
 }
 
-// A firing whose only records are commit() and discard() prints nothing at all, not even its
+// A firing whose only actions are commit() and discard() prints nothing at all, not even its
 // probe's line, as in dtrace(1).
 bool only_speculation_records(const ir::clause& c) {
   bool any = false;
   for (const auto& s : c.statements) {
-    if (s.records.empty()) continue;
-    if (s.kind != ir::action::commit && s.kind != ir::action::discard) return false;
-    any = true;
+    switch (s.kind) {
+      case ir::action::expression:
+      case ir::action::aggregate:
+      case ir::action::speculate:
+        break;
+      case ir::action::commit:
+      case ir::action::discard:
+        any = true;
+        break;
+      default:
+        return false;
+    }
   }
   return any;
 }

@@ -403,37 +403,38 @@ void checker::action_speculation(const call_site& c) {
   if (c.st.kind != ir::action::speculate) c.st.records.push_back({int_type(), 0, 4});
 }
 
+// DTrace reports the first action out of order in a clause, and no more.
 void checker::check_order(clause_actions& done, const ir::statement& st) {
-  const auto where = st.where;
-  switch (st.kind) {
-    case ir::action::expression:
-      return;
-    case ir::action::commit:
-      if (done.records || done.aggregates)
-        fail("D_COMM_DREC", "commit( ) may not follow data-recording action(s)", where);
-      done.commits = true;
-      return;
-    case ir::action::discard:
-      return;
-    case ir::action::speculate:
-      if (done.speculates) fail("D_SPEC_SPEC", "speculate( ) may not follow speculate( )", where);
-      if (done.commits) fail("D_SPEC_COMM", "speculate( ) may not follow commit( )", where);
-      if (done.records || done.aggregates)
-        fail("D_SPEC_DREC", "speculate( ) may not follow data-recording action(s)", where);
-      done.speculates = true;
-      return;
-    case ir::action::aggregate:
-      if (done.commits) fail("D_AGG_COMM", "aggregating actions may not follow commit( )", where);
-      if (done.speculates) fail("D_AGG_SPEC", "aggregating actions may not follow speculate( )", where);
-      done.aggregates = true;
-      return;
-    default:
-      if (st.kind == ir::action::exit && done.speculates)
-        fail("D_EXIT_SPEC", "exit( ) may not follow speculate( )", where);
-      if (done.commits) fail("D_DREC_COMM", "data-recording actions may not follow commit( )", where);
-      done.records = true;
-      return;
-  }
+  const auto problem = [&]() -> std::pair<const char*, const char*> {
+    switch (st.kind) {
+      case ir::action::expression:
+      case ir::action::discard:
+        return {};
+      case ir::action::commit:
+        if (done.records || done.aggregates) return {"D_COMM_DREC", "commit( ) may not follow data-recording action(s)"};
+        done.commits = true;
+        return {};
+      case ir::action::speculate:
+        if (done.speculates) return {"D_SPEC_SPEC", "speculate( ) may not follow speculate( )"};
+        if (done.commits) return {"D_SPEC_COMM", "speculate( ) may not follow commit( )"};
+        if (done.records || done.aggregates) return {"D_SPEC_DREC", "speculate( ) may not follow data-recording action(s)"};
+        done.speculates = true;
+        return {};
+      case ir::action::aggregate:
+        if (done.commits) return {"D_AGG_COMM", "aggregating actions may not follow commit( )"};
+        if (done.speculates) return {"D_AGG_SPEC", "aggregating actions may not follow speculate( )"};
+        done.aggregates = true;
+        return {};
+      default:
+        if (st.kind == ir::action::exit && done.speculates) return {"D_EXIT_SPEC", "exit( ) may not follow speculate( )"};
+        if (done.commits) return {"D_DREC_COMM", "data-recording actions may not follow commit( )"};
+        done.records = true;
+        return {};
+    }
+  }();
+  if (problem.first == nullptr || done.out_of_order) return;
+  done.out_of_order = true;
+  fail(problem.first, problem.second, st.where);
 }
 
 void checker::action_printf(const call_site& c) {

@@ -123,6 +123,7 @@ class checker {
   // commit() and the actions around them.
   struct clause_actions {
     bool speculates = false, commits = false, records = false, aggregates = false;
+    bool out_of_order = false;  // one was reported
   };
   void check_order(clause_actions& done, const ir::statement& st);
   void action_printf(const call_site& c);

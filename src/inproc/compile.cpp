@@ -405,7 +405,7 @@ class compiler {
           const auto n = speculation_index(r, id(r).i);
           if (n == 0 || !r.st.speculations[n - 1]) throw clause_abandoned{};
           r.speculation = static_cast<std::uint32_t>(n);
-          return false;
+          return true;  // the firing goes to the buffer even with no data: a probe line, committed
         };
       case ir::action::commit:
       case ir::action::discard:

@@ -46,6 +46,12 @@ BEGIN
 
 BEGIN
 {
+	discard(d);
+	printf("printed after a discard\n");
+}
+
+BEGIN
+{
 	speculate(0);
 	printf("never seen: no buffer\n");
 }
