@@ -4,6 +4,7 @@
 #include "codegen.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -324,6 +325,23 @@ class builder {
       case ir::action::commit:
       case ir::action::discard:
         throw error("speculative tracing is not supported by the kernel engine yet", s.where);
+      case ir::action::raise:
+        eval(s.args[0], 0);
+        e_.mov(r1, r0);
+        e_.call(BPF_FUNC_send_signal_thread);
+        return false;
+      case ir::action::stop:
+        e_.mov(r1, SIGSTOP);
+        e_.call(BPF_FUNC_send_signal);
+        return false;
+      case ir::action::chill:
+        throw error("chill() is not supported by the kernel engine: a BPF program cannot wait", s.where);
+      case ir::action::breakpoint:
+      case ir::action::panic:
+        throw error(std::string(s.kind == ir::action::panic ? "panic" : "breakpoint") +
+                        "() is refused: dtpp never stops the system it observes",
+                    s.where);
+      case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:

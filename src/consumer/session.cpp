@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <utility>
@@ -90,6 +91,12 @@ session::session(std::unique_ptr<engine::source> engine, options::option_set& op
 session::~session() = default;
 
 void session::go() {
+  // As dtrace-utils' dtrace_go(): destructive actions need -w (the destructive option).
+  if (!options_.number("destructive"))
+    for (const auto& c : engine_->program().clauses)
+      for (const auto& st : c.statements)
+        if (!c.probes.empty() && ir::is_destructive(st.kind))
+          throw engine_error(EPERM, "failed to go", "Destructive actions not allowed", st.where, "");
   // As libdtrace's dtrace_go(): no buffer holds no record (`-x bufsize` with no value is 0).
   if (options_.size("bufsize", 1) == 0)
     throw engine_error(EBUSY, "failed to go", "Enabling exceeds size of buffer", d::diagnostic::nowhere, "");
@@ -184,6 +191,15 @@ void session::carry_out(const ir::statement& s, const engine::firing& f) {
   }
 }
 
+// system(): the formatted command runs with /bin/sh after what was printed before it, and the run
+// goes on whatever it does, as in dtrace(1).
+void session::run_system(std::FILE* out, const ir::statement& s, const engine::firing& f) {
+  std::string command;
+  printer_.print(s, f, command);
+  consumer::flush(out);
+  (void)std::system(command.c_str());
+}
+
 // A speculative firing waits for its commit() or discard(); what does not fit in specsize
 // bytes (its data and 16 bytes a firing, as dtrace-utils counts them) is a speculative drop.
 void session::keep_speculative(engine::firing f) {
@@ -248,6 +264,11 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
         flush();
         const record_data record{s, f.data};
         if (check(on_record(probe, &record)) == consume::next) continue;
+      }
+      if (s.kind == ir::action::system) {
+        flush();
+        run_system(out, s, f);
+        continue;
       }
       printer_.print(s, f, text);
     }

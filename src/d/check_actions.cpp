@@ -310,7 +310,7 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"breakpoint", "chill", "panic", "stop", "raise", "system", "copyout", "copyoutstr", "tracemem", "jstack", "print"})
+  for (const char* s : {"copyout", "copyoutstr", "tracemem", "jstack", "print"})
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;
@@ -318,17 +318,23 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
 
 checker::action_fn checker::find_action(std::string_view name) {
   static constexpr std::pair<std::string_view, action_fn> table[] = {
+      {"breakpoint", &checker::action_destructive},
+      {"chill", &checker::action_destructive},
       {"clear", &checker::action_clear},
       {"commit", &checker::action_speculation},
       {"denormalize", &checker::action_clear},
       {"discard", &checker::action_speculation},
       {"exit", &checker::action_exit},
       {"normalize", &checker::action_normalize},
+      {"panic", &checker::action_destructive},
       {"printa", &checker::action_printa},
       {"printf", &checker::action_printf},
+      {"raise", &checker::action_destructive},
       {"setopt", &checker::action_setopt},
       {"speculate", &checker::action_speculation},
       {"stack", &checker::action_stack},
+      {"stop", &checker::action_destructive},
+      {"system", &checker::action_printf},
       {"trace", &checker::action_trace},
       {"trunc", &checker::action_trunc},
       {"ustack", &checker::action_stack}};
@@ -426,6 +432,8 @@ void checker::check_order(clause_actions& done, const ir::statement& st) {
         done.aggregates = true;
         return {};
       default:
+        if (ir::is_destructive(st.kind) && done.speculates)
+          return {"D_ACT_SPEC", "destructive actions may not follow speculate( )"};
         if (st.kind == ir::action::exit && done.speculates) return {"D_EXIT_SPEC", "exit( ) may not follow speculate( )"};
         if (done.commits) return {"D_DREC_COMM", "data-recording actions may not follow commit( )"};
         done.records = true;
@@ -437,9 +445,21 @@ void checker::check_order(clause_actions& done, const ir::statement& st) {
   fail(problem.first, problem.second, st.where);
 }
 
+// raise(signal), chill(nanoseconds), stop(), breakpoint(), panic().
+void checker::action_destructive(const call_site& c) {
+  const bool takes_one = c.name == "raise" || c.name == "chill";
+  if (c.args.size() != (takes_one ? 1u : 0u)) mismatch(c, takes_one ? 1 : 0, "");
+  c.st.kind = c.name == "raise"   ? ir::action::raise
+              : c.name == "chill" ? ir::action::chill
+              : c.name == "stop"  ? ir::action::stop
+              : c.name == "panic" ? ir::action::panic
+                                  : ir::action::breakpoint;
+  if (takes_one) c.st.args.push_back(integer_argument(c, 0, c.name == "raise" ? int_type() : integer_type("int64_t", 8, true)));
+}
+
 void checker::action_printf(const call_site& c) {
   if (c.args.empty()) mismatch(c, 1, "at least ");
-  c.st.kind = ir::action::printf;
+  c.st.kind = c.name == "system" ? ir::action::system : ir::action::printf;
   format(c.name, c.args, 0, c.st);
 }
 

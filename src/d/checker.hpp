@@ -118,6 +118,7 @@ class checker {
   void action_trace(const call_site& c);
   void action_exit(const call_site& c);
   void action_speculation(const call_site& c);
+  void action_destructive(const call_site& c);
 
   // What a clause's actions so far have done, for the order DTrace requires of speculate(),
   // commit() and the actions around them.

@@ -95,7 +95,8 @@ std::string dump(const ir::program& program) {
     out += ")\n";
   }
   static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack",
-                                        "speculate", "commit", "discard"};
+                                        "speculate", "commit", "discard", "system", "raise", "stop", "chill",
+                                        "breakpoint", "panic"};
   for (const auto& c : program.clauses) {
     out += "clause " + std::to_string(c.id) + ":";
     for (const auto& p : c.probes) out += " " + p.text();

@@ -2,6 +2,8 @@
 // firing neither walks the expression tree nor compares operator names.
 
 #include <execinfo.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,6 +184,16 @@ inline value clip(std::string s, std::size_t strsize) {
   if (s.size() >= strsize) s.resize(strsize - 1);
   return {0, std::move(s)};
 }
+// chill(): spins for the time asked; more than DTrace's chill_max (half a second) at once is an
+// illegal operation, as a negative time is.
+inline void chill(std::int64_t ns) {
+  constexpr std::int64_t chill_max = 500'000'000;
+  if (ns < 0 || ns > chill_max) throw fault_signal{"illegal operation", fault_illegal_operation, ns};
+  const auto until = now(CLOCK_MONOTONIC) + static_cast<std::uint64_t>(ns);
+  while (now(CLOCK_MONOTONIC) < until) {
+  }
+}
+
 // basename() and dirname() as DTrace and POSIX have them: "" is ".", a path of slashes only is
 // "/", and the slashes that end a path or separate its last component do not count.
 inline std::string_view without_trailing_slashes(std::string_view s) {
@@ -417,6 +429,27 @@ class compiler {
           put(r.record, s.records[0], v, s.records[0].t);
           return true;
         };
+      case ir::action::raise:
+        return [sig = compile(s.args[0])](runner& r) {
+          ::syscall(SYS_tgkill, ::getpid(), ::gettid(), static_cast<int>(sig(r).i));
+          return false;
+        };
+      case ir::action::stop:
+        return [](runner&) {
+          ::kill(::getpid(), SIGSTOP);
+          return false;
+        };
+      case ir::action::chill:
+        return [ns = compile(s.args[0])](runner& r) {
+          chill(ns(r).i);
+          return false;
+        };
+      case ir::action::breakpoint:
+      case ir::action::panic:
+        throw engine_error(std::string(s.kind == ir::action::panic ? "panic" : "breakpoint") +
+                               "() is refused: dtpp never stops the system it observes",
+                           s.where);
+      case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:

@@ -83,6 +83,7 @@ class session {
   void drain(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record);
   void carry_out(const ir::statement& s, const engine::firing& f);
   void keep_speculative(engine::firing f);
+  void run_system(std::FILE* out, const ir::statement& s, const engine::firing& f);
   void settle_speculation(std::uint32_t id, bool commit);
   void report_faults();
   void report_drops();

@@ -185,7 +185,20 @@ enum class action : std::uint8_t {
   speculate,    ///< args[0]: the speculation; the clause's data goes to its buffer
   commit,       ///< records[0]: the speculation whose buffer the consumer prints now
   discard,      ///< records[0]: the speculation whose buffer the consumer drops
+  // Destructive actions: a program with one runs only when allowed (-w, `destructive`).
+  system,       ///< as printf; the consumer runs the text with /bin/sh
+  raise,        ///< args[0]: a signal for the thread that fired
+  stop,         ///< SIGSTOP for the process that fired
+  chill,        ///< args[0]: nanoseconds to spin
+  breakpoint,   ///< refused by both engines
+  panic,        ///< refused by both engines
 };
+
+/// Whether a statement changes the system it observes (DTrace's destructive actions).
+inline bool is_destructive(action a) {
+  return a == action::system || a == action::raise || a == action::stop || a == action::chill ||
+         a == action::breakpoint || a == action::panic;
+}
 
 struct statement {
   action kind = action::expression;

@@ -13,3 +13,5 @@ BEGIN { speculate(s); exit(0); }
 BEGIN { speculate(); }
 BEGIN { commit("s"); }
 BEGIN { x = speculation(1); }
+BEGIN { speculate(s); system("true"); }
+BEGIN { chill(); }
