@@ -571,7 +571,7 @@ std::optional<std::string> unavailable() {
   }
   ::close(f);
   try {
-    (void)tracefs();
+    check_events_readable();
   } catch (const error& e) {
     return e.what();
   }
