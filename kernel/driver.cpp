@@ -19,36 +19,14 @@
 #include <map>
 
 #include "codegen.hpp"
+#include "detach.hpp"
+#include "fd.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
 #include "providers.hpp"
 
 namespace dtpp::kernel {
 namespace {
-
-/// An fd that closes itself.
-class fd {
- public:
-  fd() = default;
-  explicit fd(int v) : v_(v) {}
-  fd(fd&& o) noexcept : v_(std::exchange(o.v_, -1)) {}
-  fd& operator=(fd&& o) noexcept {
-    if (this != &o) {
-      reset();
-      v_ = std::exchange(o.v_, -1);
-    }
-    return *this;
-  }
-  ~fd() { reset(); }
-  int get() const { return v_; }
-  void reset() {
-    if (v_ >= 0) ::close(v_);
-    v_ = -1;
-  }
-
- private:
-  int v_ = -1;
-};
 
 std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
 
@@ -272,7 +250,8 @@ struct driver::state {
   std::vector<fd> maps;       // by map index
   std::vector<fd> programs;   // by unit
   std::vector<fd> scratches;  // by unit
-  std::vector<fd> events;     // perf events attaching programs
+  std::vector<fd> events;     // perf events the programs are attached to
+  std::vector<fd> links;      // BPF links attaching the programs to the events
   std::size_t instructions = 0;
   void* globals = nullptr;
   std::size_t globals_bytes = 0;
@@ -290,10 +269,15 @@ struct driver::state {
     if (globals) ::munmap(globals, globals_bytes);
   }
 
-  // Detaches every probe. Closing a tracepoint's perf event waits for an RCU grace period (tens
-  // of milliseconds in a VM, and closes serialize): one reason many system calls share one
-  // raw_syscalls attachment.
-  void detach() { events.clear(); }
+  // Detaches every probe: the links all at once, so that no program runs once this returns,
+  // then the events, in the background when they are many (see detach.hpp).
+  static constexpr std::size_t events_closed_here_at_most = 8;
+
+  void detach() {
+    close_together(links);
+    if (events.size() > events_closed_here_at_most) release_in_background(events);
+    else events.clear();
+  }
 
   std::uint64_t* global(std::uint32_t offset) const {
     return reinterpret_cast<std::uint64_t*>(static_cast<char*>(globals) + offset);
@@ -326,7 +310,7 @@ struct driver::state {
   }
 
   // Probes of many system calls with the same clauses share one program on raw_syscalls, which
-  // attaches (and, above all, detaches: a grace period each) once instead of once per call.
+  // attaches once instead of once per call, and leaves one perf event to release instead of hundreds.
   static constexpr std::size_t raw_syscalls_from = 8;
 
   void group_programs() {
@@ -500,45 +484,68 @@ struct driver::state {
     }
   }
 
+  // Attaches every probe. One the kernel will not attach is reported as dtrace(1) reports a probe
+  // it cannot enable (libdtrace's "Failed to enable" error, one a probe) and skipped, unless no
+  // probe is left to attach, which is an error.
   void attach() {
-    for (std::size_t i = 0; i < units.size(); ++i) attach(units[i].program, programs[i].get());
+    std::size_t wanted = 0, failed = 0;
+    std::string first_failure;
+    std::vector<fault> skipped;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const auto& t = units[i].program;
+      if (t.type == target::kind::begin || t.type == target::kind::end) continue;
+      ++wanted;
+      const auto why = attach(t, programs[i].get());
+      if (!why) continue;
+      if (failed++ == 0) first_failure = *why;
+      for (const auto m : units[i].members) skipped.push_back({0, targets[m].info.id, "Failed to enable " + full_name(targets[m].info)});
+    }
+    if (wanted > 0 && failed == wanted)
+      throw error("no probe could be enabled: " + first_failure +
+                  (failed > 1 ? " (and " + std::to_string(failed - 1) + " more)" : ""));
+    faults.insert(faults.end(), skipped.begin(), skipped.end());
   }
 
-  void attach(const target& t, int program_fd) {
+  static std::string full_name(const probe_info& p) {
+    return p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
+  }
+
+  // Attaches one program: a perf event (a tracepoint's, or a CPU clock's on each CPU) and a BPF
+  // link to it, which detach() can close apart from the event. Says why when the kernel refuses,
+  // having kept nothing.
+  std::optional<std::string> attach(const target& t, int program_fd) {
     perf_event_attr attr{};
     attr.size = sizeof attr;
-    std::vector<int> on_cpus = {-1};
-    switch (t.type) {
-      case target::kind::begin:
-      case target::kind::end: return;
-      case target::kind::profile:
-      case target::kind::tick:
-        attr.type = PERF_TYPE_SOFTWARE;
-        attr.config = PERF_COUNT_SW_CPU_CLOCK;
-        attr.sample_period = t.period;
-        on_cpus.clear();
-        for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
-        break;
-      default:
-        attr.type = PERF_TYPE_TRACEPOINT;
-        attr.config = t.tracepoint_id;
-        attr.sample_period = 1;
-        attr.wakeup_events = 1;
-        on_cpus = {0};  // a tracepoint's BPF program runs on every CPU
-        break;
+    std::vector<int> on_cpus;
+    if (t.type == target::kind::profile || t.type == target::kind::tick) {
+      attr.type = PERF_TYPE_SOFTWARE;
+      attr.config = PERF_COUNT_SW_CPU_CLOCK;
+      attr.sample_period = t.period;
+      for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
+    } else {
+      attr.type = PERF_TYPE_TRACEPOINT;
+      attr.config = t.tracepoint_id;
+      attr.sample_period = 1;
+      attr.wakeup_events = 1;
+      on_cpus = {0};  // a tracepoint's BPF program runs on every CPU
     }
+    std::vector<fd> made_events, made_links;
     for (const int cpu : on_cpus) {
       fd event(perf_event_open(attr, cpu));
       if (event.get() < 0) {
         if (errno == ENODEV && t.type == target::kind::profile) continue;  // an offline CPU
-        throw error("attaching " + t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name +
-                    ": perf_event_open: " + errno_text(errno));
+        return full_name(t.info) + ": perf_event_open: " + errno_text(errno);
       }
-      if (::ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, program_fd) != 0 ||
-          ::ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
-        throw error("attaching " + t.info.name + ": " + errno_text(errno));
-      events.push_back(std::move(event));
+      fd link(bpf_link_create(program_fd, event.get(), BPF_PERF_EVENT, nullptr));
+      if (link.get() < 0) return full_name(t.info) + ": attaching the program: " + errno_text(errno);
+      if (::ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
+        return full_name(t.info) + ": enabling the perf event: " + errno_text(errno);
+      made_events.push_back(std::move(event));
+      made_links.push_back(std::move(link));
     }
+    for (auto& e : made_events) events.push_back(std::move(e));
+    for (auto& l : made_links) links.push_back(std::move(l));
+    return std::nullopt;
   }
 
   static int on_record(void* context, void* data, std::size_t size) {
@@ -571,7 +578,7 @@ std::optional<std::string> unavailable() {
   }
   ::close(f);
   try {
-    (void)tracefs();
+    check_events_readable();
   } catch (const error& e) {
     return e.what();
   }

@@ -34,9 +34,20 @@ bool matches(const std::string& pattern, const std::string& text) {
 
 bool has_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
+// tracefs is readable by root alone unless mounted otherwise: to a user with CAP_BPF and
+// CAP_PERFMON it would look empty, and every description would match no probe.
+[[noreturn]] void unreadable(const std::string& path, int e) {
+  throw error("cannot read " + path + ": " + std::strerror(e) + " (tracefs is readable by root only here: run as root, " +
+              "or mount it so that a group of this user's can read it: 'mount -o remount,gid=GROUP,mode=0750 " +
+              tracefs() + "')");
+}
+
+bool refused(int e) { return e == EACCES || e == EPERM; }
+
 std::vector<std::string> entries(const std::string& dir, bool directories) {
   std::vector<std::string> out;
   DIR* d = ::opendir(dir.c_str());
+  if (!d && refused(errno)) unreadable(dir, errno);
   if (!d) return out;
   while (const auto* e = ::readdir(d)) {
     const std::string name = e->d_name;
@@ -50,7 +61,9 @@ std::vector<std::string> entries(const std::string& dir, bool directories) {
 
 // The tracepoint's id and its fields after the common ones, as arguments.
 bool read_format(const std::string& subsystem, const std::string& event, target& t) {
-  std::ifstream in(tracefs() + "/events/" + subsystem + "/" + event + "/format");
+  const auto path = tracefs() + "/events/" + subsystem + "/" + event + "/format";
+  std::ifstream in(path);
+  if (!in && refused(errno)) unreadable(path, errno);
   if (!in) return false;
   std::string line;
   while (std::getline(in, line)) {
@@ -128,6 +141,13 @@ const std::string& tracefs() {
                 "): run 'mount -t tracefs tracefs /sys/kernel/tracing' as root");
   }();
   return root;
+}
+
+void check_events_readable() {
+  const auto dir = tracefs() + "/events";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d && refused(errno)) unreadable(dir, errno);
+  if (d) ::closedir(d);
 }
 
 std::vector<target> match_probes(const ir::probe& p) {

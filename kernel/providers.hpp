@@ -15,6 +15,10 @@ namespace dtpp::kernel {
 /// when that fails.
 const std::string& tracefs();
 
+/// Throws error, saying what would help, when this user may not read tracefs's events (a user
+/// with CAP_BPF and CAP_PERFMON but not root, on a tracefs mounted readable by root only).
+void check_events_readable();
+
 /// The kernel probes a description matches, in a stable order (BEGIN, END, profile, syscalls
 /// by name, tracepoints by subsystem and event). Targets carry the tracepoint id and argument
 /// layout read from tracefs; `info.clauses` is left empty.

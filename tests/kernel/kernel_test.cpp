@@ -461,6 +461,34 @@ TEST_CASE("what the kernel engine cannot run is refused with what and where") {
                     Catch::Contains("more than the kernel's 32 KB"));
 }
 
+TEST_CASE("a probe the kernel will not attach is skipped and reported, and with none left go() fails") {
+  REQUIRE_KERNEL();
+  const auto fds = open_fds();
+  {
+    // irq_work_exit refuses sampling perf events (perf runs from irq_work). sched's tracepoints
+    // are more than the driver releases in place: theirs go to a process of their own.
+    kernel::driver k(compile("tracepoint:sched::, tracepoint:irq_vectors::irq_work_exit /pid == -1/ { }"
+                             " syscall::getppid:entry /tid == " + std::to_string(::gettid()) + "/ { @ = count(); }"));
+    k.go();
+    getppids(10);
+    k.stop();
+    const auto faults = k.take_faults();
+    REQUIRE(faults.size() == 1);
+    CHECK(faults[0].epid == 0);
+    CHECK(faults[0].what == "Failed to enable tracepoint:irq_vectors::irq_work_exit");
+    const auto& skipped = k.probes().at(faults[0].probe - 1);
+    CHECK(skipped.module + ":" + skipped.name == "irq_vectors:irq_work_exit");
+    CHECK(first_words(k.aggregation(1).snapshot())[""] == 10);
+  }
+  {
+    kernel::driver k(compile("tracepoint:irq_vectors::irq_work_exit { }"));
+    CHECK_THROWS_WITH(k.go(), "no probe could be enabled: tracepoint:irq_vectors::irq_work_exit: perf_event_open: "
+                              "Operation not permitted");
+    CHECK(k.take_faults().empty());
+  }
+  CHECK(open_fds() == fds);
+}
+
 TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
   REQUIRE_KERNEL();
   const auto fds = open_fds();

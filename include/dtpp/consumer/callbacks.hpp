@@ -46,7 +46,8 @@ struct record_data {
   std::string string(std::size_t i = 0) const { return value(i).text; }
 };
 
-/// A fault in a clause (division by zero ...), as DTrace's ERROR probe reports it.
+/// A fault in a clause (division by zero ...), as DTrace's ERROR probe reports it; with epid 0,
+/// a probe that could not be enabled (see engine::fault).
 struct fault_data {
   const engine::probe_info& probe;
   std::uint32_t epid = 0;
@@ -54,6 +55,7 @@ struct fault_data {
 
   /// dtrace(1)'s line for it, without the "dtrace: " prefix.
   std::string message() const {
+    if (epid == 0) return what;  // a probe that could not be enabled
     return "error on enabled probe ID " + std::to_string(epid) + " (ID " +
            std::to_string(probe.id) + ": " + probe.provider + ":" + probe.module + ":" +
            probe.function + ":" + probe.name + "): " + what;

@@ -45,11 +45,13 @@ struct firing {
   std::uint32_t speculation = 0;  ///< the speculative buffer the data goes to (speculate()); 0: none
 };
 
-/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it.
+/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it; or,
+/// with epid 0, a probe the engine could not enable and skipped, reported as libdtrace reports
+/// one (an error of its own words, "Failed to enable P:M:F:N", to the same handler).
 struct fault {
   std::uint32_t epid = 0;
   std::uint32_t probe = 0;
-  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
+  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...; the whole message for epid 0
 };
 
 /// Data lost since the last look, per CPU, as dtrace(1) reports it.
