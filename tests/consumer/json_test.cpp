@@ -44,7 +44,7 @@ void finish(handle& h, std::FILE* out, const consumer::record_callback& on_recor
 
 }  // namespace
 
-TEST_CASE("-x oformat=json prints a probe's firings as lines a program reads", "[consumer][json]") {
+TEST_CASE("oformat=json prints a probe's firings as lines a program reads", "[consumer][json]") {
   auto h = running(R"(jsontest:::request { printf("%d %s", arg0, copyinstr(arg1)); trace(arg0 - 2); }
                       jsontest:::request /arg0 == 1/ { @bytes[copyinstr(arg1)] = sum(arg0 * 100); })",
                    true);

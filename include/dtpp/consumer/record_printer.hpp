@@ -4,9 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -98,7 +100,8 @@ class record_printer {
   /// quiet.
   void open(const engine::firing& f, std::string& out) {
     if (options_.format == output_format::json) {
-      firing_ = print::json_firing(f, engine_.probes()[f.probe - 1]);
+      firing_line_ = firing_prefix(f);
+      firing_records_ = false;
       return;
     }
     if (options_.quiet) return;
@@ -121,7 +124,9 @@ class record_printer {
   /// quiet, only a firing with records has one).
   void close(std::string& out) const {
     if (options_.format == output_format::json) {
-      if (!options_.quiet || !firing_["output"].empty()) print::append_json_line(out, firing_);
+      if (options_.quiet && !firing_records_) return;
+      out += firing_line_;
+      out += "]}\n";
       return;
     }
     if (!options_.quiet) out += '\n';
@@ -133,7 +138,11 @@ class record_printer {
     const std::span<const std::byte> data(f.data);
     if (options_.format == output_format::json) {
       if (s.kind == ir::action::printa) mark_printed(s);
-      if (auto record = json_record(s, data); !record.is_null()) firing_["output"].push_back(std::move(record));
+      if (const auto record = json_record(s, data); !record.is_null()) {
+        if (firing_records_) firing_line_ += ',';
+        firing_line_ += print::json_text(record);
+        firing_records_ = true;
+      }
       return;
     }
     switch (s.kind) {
@@ -163,25 +172,25 @@ class record_printer {
   print::json json_record(const ir::statement& s, std::span<const std::byte> data) const {
     switch (s.kind) {
       case ir::action::trace:
-        return {{"value", print::json_value(read_record(s.records[0], data))}};
+        return member("value", print::json_value(read_record(s.records[0], data)));
       case ir::action::stack:
-        return {{"stack", print::json_value(read_record(s.records[0], data))}};
+        return member("stack", print::json_value(read_record(s.records[0], data)));
       case ir::action::ustack:
-        return {{"ustack", print::json_value(read_record(s.records[0], data))}};
+        return member("ustack", print::json_value(read_record(s.records[0], data)));
       case ir::action::printf: {
         std::vector<print::traced> args;
         for (const auto& r : s.records) args.push_back(read_record(r, data));
         std::string text;
         print::print(text, s.parsed_format, args);
-        return {{"message", std::move(text)}};
+        return member("message", std::move(text));
       }
       case ir::action::printa: {
         print::json tables = print::json::array();
         for (const auto id : s.aggregations) tables.push_back(aggregation_json(id));
-        return {{"printa", std::move(tables)}};
+        return member("printa", std::move(tables));
       }
       case ir::action::exit:
-        return {{"exit", read_record(s.records[0], data).as_signed()}};
+        return member("exit", read_record(s.records[0], data).as_signed());
       default:
         return nullptr;
     }
@@ -224,6 +233,25 @@ class record_printer {
     print::folded_stacks stacks;
     print::fold(stacks, t);
     print::print_folded(out, stacks);
+  }
+
+  // A firing's line up to its records: the same for every firing of one clause on one probe and
+  // CPU, so written once (print::json_firing's document without its closing "[]}").
+  const std::string& firing_prefix(const engine::firing& f) {
+    auto& prefix = firing_prefixes_[{f.probe, f.epid, f.cpu}];
+    if (prefix.empty()) {
+      prefix = print::json_text(print::json_firing(f, engine_.probes()[f.probe - 1]));
+      prefix.resize(prefix.size() - 3);
+      prefix += '[';
+    }
+    return prefix;
+  }
+
+  // {"key": value}, the value moved in (a braced list would copy it).
+  static print::json member(const char* key, print::json value) {
+    print::json object = print::json::object();
+    object.emplace(key, std::move(value));
+    return object;
   }
 
   void mark_printed(const ir::statement& s) {
@@ -285,7 +313,10 @@ class record_printer {
   printer_options options_;
   std::vector<bool> printed_;
   bool heading_ = false;
-  print::json firing_;  // JSON: the firing being printed
+  // JSON: the firing being printed, up to its records so far, and whether it has any.
+  std::string firing_line_;
+  bool firing_records_ = false;
+  std::map<std::array<std::uint32_t, 3>, std::string> firing_prefixes_;  // by probe, clause, CPU
 };
 
 }  // namespace dtpp::consumer

@@ -114,10 +114,15 @@ inline json json_firing(const engine::firing& f, const engine::probe_info& probe
           {"output", json::array()}};
 }
 
-/// A document as one line of NDJSON. Bytes that are not UTF-8 become U+FFFD: JSON text is
+/// A document as compact JSON text. Bytes that are not UTF-8 become U+FFFD: JSON text is
 /// Unicode, and a D string is bytes.
+inline std::string json_text(const json& document) {
+  return document.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+/// A document as one line of NDJSON.
 inline void append_json_line(std::string& out, const json& document) {
-  out += document.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += json_text(document);
   out += '\n';
 }
 
