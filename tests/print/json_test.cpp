@@ -161,7 +161,7 @@ TEST_CASE("stacks fold root first, other keys leading, offsets dropped, counts m
   CHECK(out ==
         "a_b;0x3000;0x2000;0x1000 3\n"
         "a_b;0x3000;0x2000;0x1001 1\n"
-        "c 2\n");
+        "c;[no frames] 2\n");
   CHECK(print::folded_frame("libc.so.6`__write+0x14") == "libc.so.6`__write");
   CHECK(print::folded_frame("a.out`0x401000") == "a.out`0x401000");
   CHECK(print::folded_frame("vmlinux`x;y\nz") == "vmlinux`x_y_z");

@@ -7,7 +7,8 @@
 // first, without their +0x offsets, so that samples at different places in one function merge),
 // any other key one frame of its text (as bpftrace does with its keys, so that `@[execname,
 // ustack()]` gives one tower per program). A tuple without keys is one frame, the aggregation's
-// name. The count is the value as dtrace(1) prints it; a histogram's is its number of samples.
+// name; an empty stack is one frame, "[no frames]". The count is the value as dtrace(1) prints
+// it; a histogram's is its number of samples.
 #pragma once
 
 #include <cstdint>
@@ -36,10 +37,15 @@ inline std::string folded_frame(std::string_view frame) {
   return text;
 }
 
+/// The frame an empty stack gives (stack() of a sample taken in user mode, ustack() of a kernel
+/// thread), so that its count is drawn and no line starts with nothing.
+inline constexpr std::string_view no_frames = "[no frames]";
+
 /// The frames a key record gives, root first.
 inline std::vector<std::string> folded_frames(const agg::record& r) {
   if (r.type.is_stack()) {
     const auto frames = stack_frames(r.type.kind == agg::key_type::category::ustack, r.string);
+    if (frames.empty()) return {std::string(no_frames)};
     return {frames.rbegin(), frames.rend()};
   }
   if (r.type.kind == agg::key_type::category::string) return {r.string.substr(0, r.string.find('\0'))};
