@@ -6,7 +6,11 @@ flamegraph_check.py fixed DTPP_FLAMEGRAPH
     count, depth and place, and widths that add up.
 flamegraph_check.py command DTPP
     requires `dtpp -x flamegraph=FILE` of a ustack() aggregation to draw its one sample.
+flamegraph_check.py kernel DTPP AVAILABLE
+    profiles the kernel (profile-997, stack()) while a shell spins: the folded lines' shape, and a
+    graph of the same samples. Prints dtpp-kernel-skip: and the reason where the kernel refuses.
 """
+import re
 import os
 import subprocess
 import sys
@@ -121,6 +125,38 @@ def command(dtpp):
         assert bad.returncode == 1 and b"failed to open flame graph file" in bad.stderr, bad
 
 
+def kernel(dtpp, available):
+    why = subprocess.run([available], capture_output=True, text=True)
+    if why.returncode != 0:
+        print("dtpp-kernel-skip: " + why.stdout.strip())
+        return
+    spinner = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "cpu.svg")
+            run = subprocess.run([dtpp, "-q", "-x", "oformat=folded", "-x", "flamegraph=" + path, "-n",
+                                  "profile-997 { @[stack()] = count(); } tick-1s { exit(0); }"],
+                                 capture_output=True, text=True, check=True)
+            with open(path, "rb") as f:
+                found = boxes(f.read())
+    finally:
+        spinner.kill()
+        spinner.wait()
+    lines = run.stdout.splitlines()
+    assert lines, "no samples"
+    frame = r"[A-Za-z0-9_.-]+`[^;` ]+|0x[0-9a-f]+|\[no frames\]"
+    shape = re.compile(rf"(?P<stack>(?:{frame})(?:;(?:{frame}))*) (?P<count>[1-9][0-9]*)")
+    total = 0
+    for line in lines:
+        match = shape.fullmatch(line)
+        assert match, line
+        assert "+0x" not in match["stack"], line
+        total += int(match["count"])
+    # The graph holds the same samples, its root their sum.
+    assert check_geometry(found) == total
+    assert len(set(lines)) == len(lines)
+
+
 if __name__ == "__main__":
-    {"fixed": fixed, "command": command}[sys.argv[1]](sys.argv[2])
+    {"fixed": fixed, "command": command, "kernel": kernel}[sys.argv[1]](*sys.argv[2:])
     print("ok")
