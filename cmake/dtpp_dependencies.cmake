@@ -2,6 +2,8 @@
 
 find_package(Boost 1.74 REQUIRED)  # header-only parts: Spirit X3, Hana -> Boost::headers
 find_package(Threads REQUIRED)
+# JSON output (-x oformat=json, the handle's JSON documents): nlohmann-json3-dev, header-only.
+find_package(nlohmann_json 3.10 REQUIRED)  # nlohmann_json::nlohmann_json
 
 # The kernel shim will link these; found now so a missing package fails at configure time.
 find_package(PkgConfig REQUIRED)

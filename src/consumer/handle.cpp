@@ -193,6 +193,17 @@ agg::live_aggregation& handle::live_aggregation(std::string_view name) {
   throw error(ENOENT, "no aggregation named @" + std::string(name));
 }
 
+print::json handle::record_json(const record_data& record) const {
+  return running("record_json").printer().json_record(record.statement, record.data);
+}
+
+print::json handle::aggregation_json(std::string_view name, order o) {
+  const auto& a = live_aggregation(name);
+  return print::json_aggregation(a.snapshot(), o, printing(options_).print.sort);
+}
+
+print::folded_stacks handle::folded_stacks() const { return running("folded_stacks").printer().folded_stack_aggregations(); }
+
 void handle::stop() {
   if (session_) session_->stop();
 }

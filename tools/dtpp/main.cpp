@@ -16,6 +16,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <memory>
 #include <thread>
 #include <variant>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "dtpp/d/joined.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/print/flamegraph.hpp"
 #include "output_file.hpp"
 #include "preprocess.hpp"
 
@@ -311,6 +313,19 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
       return exit_failure;
     }
   }
+  // -x flamegraph=FILE is opened now, so that a run whose graph cannot be written does not start.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> flamegraph(nullptr, &std::fclose);
+  const auto flamegraph_name = h.options().text("flamegraph").value_or("");
+  if (!flamegraph_name.empty()) {
+    auto opened = open_output(flamegraph_name);
+    flamegraph.reset(opened.file);
+    if (!flamegraph || ::ftruncate(::fileno(flamegraph.get()), 0) != 0) {
+      detail::complain(s, "failed to open flame graph file '" + flamegraph_name + "': " +
+                              (flamegraph ? std::strerror(errno) : opened.error));
+      if (output != stdout) std::fclose(output);
+      return exit_failure;
+    }
+  }
   h.handle_faults([&](const consumer::fault_data& f) { detail::complain(s, f.message()); });
   h.handle_drops([&](const consumer::drop_data& d) { detail::complain(s, d.message()); });
   try {
@@ -346,8 +361,17 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     // The end of a run: one newline, then every aggregation printa() never printed (unless a
     // second interrupt made dtpp impatient).
     if (interrupts < 2) {
-      consumer::write(output, "\n");
+      if (consumer::printing(h.options()).format == consumer::output_format::text) consumer::write(output, "\n");
       h.aggregate_print(output);
+    }
+    if (flamegraph) {
+      const auto svg = print::flamegraph_svg(h.folded_stacks(), {.title = "dtpp " + s.programs.front().text});
+      std::FILE* file = flamegraph.release();
+      const bool written = std::fwrite(svg.data(), 1, svg.size(), file) == svg.size();
+      if (std::fclose(file) != 0 || !written) {
+        report(s, flamegraph_name, consumer::write_error(errno, ""));
+        return exit_failure;
+      }
     }
   } catch (const consumer::write_error& e) {
     h.stop();

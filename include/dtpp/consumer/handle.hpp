@@ -140,6 +140,21 @@ class handle {
     return agg::typed_view<Fn, Keys...>(live_aggregation(name).snapshot());
   }
 
+  /// A record a record callback was offered, as a JSON document: what -x oformat=json prints for
+  /// it in the firing's "output" list (docs/command.md), null for a record that prints nothing.
+  ///
+  ///     h.work(stdout, {}, [&](const auto& probe, const auto* record) {
+  ///       if (record) ship(h.record_json(*record).dump());
+  ///       return dtpp::consumer::consume::next;
+  ///     });
+  print::json record_json(const record_data& record) const;
+  /// `@name` ("" for the anonymous aggregation) as -x oformat=json prints it: {"aggregation",
+  /// "function", "data": [{"keys", "value"}]}. Throws error ENOENT for a name the program lacks.
+  print::json aggregation_json(std::string_view name, order o = order::sorted);
+  /// Every aggregation keyed by a stack() or ustack(), as folded stacks (print/folded.hpp), for
+  /// print::print_folded or print::flamegraph_svg.
+  print::folded_stacks folded_stacks() const;
+
   /// dtrace_stop(): disables the probes and fires END (once). Nothing before go().
   void stop();
   /// exit()'s status (0 before exit() has run).

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,15 +23,22 @@
 #include "dtpp/options/set.hpp"
 #include "dtpp/print/aggregation.hpp"
 #include "dtpp/print/append.hpp"
+#include "dtpp/print/folded.hpp"
 #include "dtpp/print/format.hpp"
 #include "dtpp/print/frames.hpp"
+#include "dtpp/print/json.hpp"
 #include "dtpp/print/value.hpp"
 
 namespace dtpp::consumer {
 
+/// -x oformat: dtrace(1)'s text, a JSON document a line (records and aggregations), or text with
+/// aggregations as folded stacks.
+enum class output_format { text, json, folded };
+
 struct printer_options {
   bool quiet = false;    ///< -q / quiet: no probe lines
   bool testing = false;  ///< _DTRACE_TESTING: probe lines without the CPU and ID columns
+  output_format format = output_format::text;
   print::print_options print;
 };
 
@@ -38,6 +47,8 @@ inline printer_options printing(const options::option_set& o, bool testing = fal
   printer_options p;
   p.quiet = o.number("quiet").has_value();
   p.testing = testing;
+  const auto format = o.text("oformat").value_or("text");
+  p.format = format == "json" ? output_format::json : format == "folded" ? output_format::folded : output_format::text;
   p.print.sort.sortkey = o.number("aggsortkey").has_value();
   p.print.sort.sortrev = o.number("aggsortrev").has_value();
   p.print.sort.keypos = o.size("aggsortkeypos", 0);
@@ -70,6 +81,10 @@ inline print::traced read_record(const ir::record& r, std::span<const std::byte>
 ///     p.open(firing, text);                          // "  0      1    :BEGIN " unless quiet
 ///     for (const auto& s : clause.statements) p.print(s, firing, text);
 ///     p.close(text);                                 // "\n" unless quiet
+///
+/// With -x oformat=json a firing prints as one line, {"cpu", "id", "enabled probe id", "probe",
+/// "output": [its records]}, and each aggregation as one line (print/json.hpp); with
+/// -x oformat=folded aggregations print as folded stacks (print/folded.hpp).
 class record_printer {
  public:
   record_printer(engine::source& engine, printer_options options)
@@ -84,6 +99,11 @@ class record_printer {
   /// The probe line that opens a firing, after the column heading the first time; nothing when
   /// quiet.
   void open(const engine::firing& f, std::string& out) {
+    if (options_.format == output_format::json) {
+      firing_line_ = firing_prefix(f);
+      firing_records_ = false;
+      return;
+    }
     if (options_.quiet) return;
     if (!heading_) {
       if (options_.testing)
@@ -100,8 +120,15 @@ class record_printer {
       print::detail::append(out, "%3u %6u %32s ", f.cpu, f.probe, name.c_str());
   }
 
-  /// The newline that closes a firing; nothing when quiet.
+  /// The newline that closes a firing; nothing when quiet. In JSON, the firing's line (when
+  /// quiet, only a firing with records has one).
   void close(std::string& out) const {
+    if (options_.format == output_format::json) {
+      if (options_.quiet && !firing_records_) return;
+      out += firing_line_;
+      out += "]}\n";
+      return;
+    }
     if (!options_.quiet) out += '\n';
   }
 
@@ -109,6 +136,15 @@ class record_printer {
   /// statements print nothing (the session carries out the library actions).
   void print(const ir::statement& s, const engine::firing& f, std::string& out) {
     const std::span<const std::byte> data(f.data);
+    if (options_.format == output_format::json) {
+      if (s.kind == ir::action::printa) mark_printed(s);
+      if (const auto record = json_record(s, data); !record.is_null()) {
+        if (firing_records_) firing_line_ += ',';
+        firing_line_ += print::json_text(record);
+        firing_records_ = true;
+      }
+      return;
+    }
     switch (s.kind) {
       case ir::action::trace:
       case ir::action::stack:
@@ -130,16 +166,100 @@ class record_printer {
     }
   }
 
+  /// One record as a JSON document, or null for a statement that records nothing printable:
+  /// trace() {"value": V}, stack() {"stack": [frames]}, ustack() {"ustack": [frames]}, printf()
+  /// {"message": its text}, printa() {"printa": [aggregations]} (its format left aside), exit()
+  /// {"exit": status}.
+  print::json json_record(const ir::statement& s, std::span<const std::byte> data) const {
+    switch (s.kind) {
+      case ir::action::trace:
+        return member("value", print::json_value(read_record(s.records[0], data)));
+      case ir::action::stack:
+        return member("stack", print::json_value(read_record(s.records[0], data)));
+      case ir::action::ustack:
+        return member("ustack", print::json_value(read_record(s.records[0], data)));
+      case ir::action::printf: {
+        std::vector<print::traced> args;
+        for (const auto& r : s.records) args.push_back(read_record(r, data));
+        std::string text;
+        print::print(text, s.parsed_format, args);
+        return member("message", std::move(text));
+      }
+      case ir::action::printa: {
+        print::json tables = print::json::array();
+        for (const auto id : s.aggregations) tables.push_back(aggregation_json(id));
+        return member("printa", std::move(tables));
+      }
+      case ir::action::exit:
+        return member("exit", read_record(s.records[0], data).as_signed());
+      default:
+        return nullptr;
+    }
+  }
+
+  /// An aggregation (variable id `id`) as a JSON document, its rows in the walk's order.
+  print::json aggregation_json(std::uint32_t id, order o = order::sorted) const {
+    return print::json_aggregation(engine_.aggregation(id).snapshot(), o, options_.print.sort);
+  }
+
+  /// Every aggregation keyed by a stack() or ustack(), folded together.
+  print::folded_stacks folded_stack_aggregations() const {
+    print::folded_stacks stacks;
+    for (std::uint32_t id = 1; id <= printed_.size(); ++id)
+      if (print::has_stack_key(engine_.program().aggregations[id - 1]))
+        print::fold(stacks, engine_.aggregation(id).snapshot());
+    return stacks;
+  }
+
   /// dtrace_aggregate_print(): every aggregation printa() has not printed, in the walk's order,
-  /// without the newline dtrace(1) prints before them at the end of a run.
+  /// without the newline dtrace(1) prints before them at the end of a run. In JSON each is a
+  /// line (an empty one too, with no rows); folded, each prints its stacks.
   void unprinted_aggregations(std::string& out, order o = order::sorted) const {
     std::vector<agg::dynamic_table> snapshots;
-    for (std::uint32_t id = 1; id <= printed_.size(); ++id)
-      if (!printed_[id - 1]) snapshots.push_back(engine_.aggregation(id).snapshot());
-    print::print_aggregations<agg::dynamic_key>(out, pointers(snapshots), o, options_.print);
+    for (std::uint32_t id = 1; id <= printed_.size(); ++id) {
+      if (printed_[id - 1]) continue;
+      if (options_.format == output_format::json)
+        print::append_json_line(out, aggregation_json(id, o));
+      else
+        snapshots.push_back(engine_.aggregation(id).snapshot());
+    }
+    if (options_.format == output_format::folded)
+      for (const auto& t : snapshots) print_folded(out, t);
+    else
+      print::print_aggregations<agg::dynamic_key>(out, pointers(snapshots), o, options_.print);
   }
 
  private:
+  static void print_folded(std::string& out, const agg::dynamic_table& t) {
+    print::folded_stacks stacks;
+    print::fold(stacks, t);
+    print::print_folded(out, stacks);
+  }
+
+  // A firing's line up to its records: the same for every firing of one clause on one probe and
+  // CPU, so written once (print::json_firing's document without its closing "[]}").
+  const std::string& firing_prefix(const engine::firing& f) {
+    auto& prefix = firing_prefixes_[{f.probe, f.epid, f.cpu}];
+    if (prefix.empty()) {
+      prefix = print::json_text(print::json_firing(f, engine_.probes()[f.probe - 1]));
+      prefix.resize(prefix.size() - 3);
+      prefix += '[';
+    }
+    return prefix;
+  }
+
+  // {"key": value}, the value moved in (a braced list would copy it).
+  static print::json member(const char* key, print::json value) {
+    print::json object = print::json::object();
+    object.emplace(key, std::move(value));
+    return object;
+  }
+
+  void mark_printed(const ir::statement& s) {
+    for (const auto id : s.aggregations)
+      if (!engine_.aggregation(id).snapshot().empty()) printed_[id - 1] = true;
+  }
+
   static std::vector<const agg::dynamic_table*> pointers(const std::vector<agg::dynamic_table>& v) {
     std::vector<const agg::dynamic_table*> p;
     for (const auto& t : v) p.push_back(&t);
@@ -160,6 +280,10 @@ class record_printer {
     const auto tables = pointers(snapshots);
     for (std::size_t i = 0; i < tables.size(); ++i)
       if (!tables[i]->empty()) printed_[s.aggregations[i] - 1] = true;
+    if (options_.format == output_format::folded) {
+      for (const auto* t : tables) print_folded(out, *t);
+      return;
+    }
     if (!s.has_format) {
       out += '\n';
       if (tables.size() == 1)
@@ -190,6 +314,10 @@ class record_printer {
   printer_options options_;
   std::vector<bool> printed_;
   bool heading_ = false;
+  // JSON: the firing being printed, up to its records so far, and whether it has any.
+  std::string firing_line_;
+  bool firing_records_ = false;
+  std::map<std::array<std::uint32_t, 3>, std::string> firing_prefixes_;  // by probe, clause, CPU
 };
 
 }  // namespace dtpp::consumer

@@ -47,6 +47,8 @@ class session {
   session& operator=(const session&) = delete;
 
   engine::source& engine() { return *engine_; }
+  /// How records and aggregations print (as the options say now).
+  const record_printer& printer() const { return printer_; }
 
   /// BEGIN, then the probes. Throws error EBUSY when the engine cannot start.
   void go();

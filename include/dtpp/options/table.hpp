@@ -80,6 +80,7 @@ inline constexpr option_spec option_table[] = {
     {"errsource", value_kind::choice, "on|off|"},  // dtpp's own: source excerpts under errors
     {"errtags", value_kind::none},
     {"evaltime", value_kind::choice, "exec|preinit|postinit|main|"},
+    {"flamegraph", value_kind::text},  // dtpp's own: an SVG flame graph of the stack aggregations
     {"flowindent", value_kind::toggle, {}, when::dynamic},
     {"grabanon", value_kind::toggle, {}, when::run},
     {"incdir", value_kind::text},
@@ -101,6 +102,7 @@ inline constexpr option_spec option_table[] = {
     {"nolibs", value_kind::none},
     {"noresolve", value_kind::toggle, {}, when::run},
     {"nspec", value_kind::toggle, {}, when::run, 1},
+    {"oformat", value_kind::choice, "text|json|folded|"},  // dtpp's own: text, NDJSON, folded stacks
     {"pcapsize", value_kind::size, {}, when::run},
     {"pgmax", value_kind::text},
     {"preallocate", value_kind::text},
