@@ -7,6 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(g++ cmake make pkg-config libboost-dev libelf-dev libbpf-dev catch2 libbenchmark-dev
           systemtap-sdt-dev
           gawk  # scripts/conformance.sh
+          prometheus curl  # the fleet test: Prometheus scrapes two dtpp runs (-x metrics)
+          man-db groff-base  # the dtpp(1) man page's rendering test (man -l, groff -ww)
           clang libclang-rt-14-dev)  # libFuzzer for the D front end's fuzz test
 
 # Root runs commands directly; anyone else through sudo (asked for only when needed).
