@@ -165,7 +165,8 @@ metrics_server::metrics_server(std::string_view address, limits l) : state_(std:
           s->io.run();
           return;
         } catch (...) {
-          if (s->stream) s->close();
+          if (s->stream) s->close();  // which accepts the next connection
+          else s->accept();
         }
       }
     });
