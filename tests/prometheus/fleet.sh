@@ -19,6 +19,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap "exit 1" INT TERM HUP  # so that EXIT's cleanup runs when the test is stopped too
 fail() {
   echo "fleet: $*"
   for log in "$work"/*.err; do echo "--- $log"; cat "$log"; done
