@@ -138,6 +138,7 @@ void handle::setopt(std::string_view name, std::optional<std::string_view> value
                                                                             : errc::tracing_active;
     throw error(code, "failed to set option '" + std::string(name) + "': " + std::string(refused->message));
   }
+  if (name == "metrics_labels") metric_families_.clear();  // read again at the next metrics()
   if (session_) session_->options_changed();
 }
 

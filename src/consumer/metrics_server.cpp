@@ -107,10 +107,12 @@ struct metrics_server::state {
       response.set(http::field::allow, "GET");
     } else if (target != "/metrics" && !target.starts_with("/metrics?")) {
       respond(http::status::not_found, "text/plain", "dtpp serves /metrics only\n");
-    } else if (auto text = take_snapshot(format_of(request[http::field::accept]))) {
-      respond(http::status::ok, print::content_type(format_of(request[http::field::accept])), std::move(*text));
     } else {
-      respond(http::status::service_unavailable, "text/plain", "the tracer did not answer in time\n");
+      const auto format = format_of(request[http::field::accept]);
+      if (auto text = take_snapshot(format))
+        respond(http::status::ok, print::content_type(format), std::move(*text));
+      else
+        respond(http::status::service_unavailable, "text/plain", "the tracer did not answer in time\n");
     }
     stream->expires_after(limit.io_timeout);
     http::async_write(*stream, response, [this](beast::error_code, std::size_t) { close(); });

@@ -100,6 +100,13 @@ TEST_CASE("metrics() renders every aggregation kind as OpenMetrics text", "[cons
   CHECK(h.metrics(print::metrics_format::text) == data_file("every_kind.prom"));
 }
 
+TEST_CASE("metrics_labels set while running names the keys from the next scrape on", "[consumer][metrics]") {
+  auto h = running("BEGIN { @c[1] = count(); }");
+  CHECK(h.metrics() == "# TYPE dtpp_c counter\n# HELP dtpp_c @c, count()\ndtpp_c_total{key0=\"1\"} 1\n# EOF\n");
+  h.setopt("metrics_labels", "@c:cpu");
+  CHECK(h.metrics() == "# TYPE dtpp_c counter\n# HELP dtpp_c @c, count()\ndtpp_c_total{cpu=\"1\"} 1\n# EOF\n");
+}
+
 TEST_CASE("a program without aggregations has only the end line", "[consumer][metrics]") {
   auto h = running("BEGIN { x = 1; }");
   CHECK(h.metrics() == "# EOF\n");
@@ -261,4 +268,17 @@ TEST_CASE("silent, oversized and malformed requests cost their connection only",
   while (!server.wanted()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   server.publish("# EOF\n");
   CHECK(answer.get().status == 200);
+}
+
+TEST_CASE("a scraper that connects and says nothing does not hold tracing up", "[consumer][metrics][server]") {
+  handle h;
+  h.setopt("metrics", "127.0.0.1:0");
+  h.exec(h.compile("tick-1ms /n < 50/ { n++; @c = count(); } tick-1ms /n == 50/ { exit(0); }"));
+  h.go();
+  net::io_context io;
+  net::ip::tcp::socket silent(io);
+  silent.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), h.metrics_port()));
+  memory_file out;
+  while (h.work(out.get()) == consumer::work_status::okay) h.sleep();
+  CHECK(h.metrics() == "# TYPE dtpp_c counter\n# HELP dtpp_c @c, count()\ndtpp_c_total 50\n# EOF\n");
 }

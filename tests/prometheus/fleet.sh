@@ -26,10 +26,14 @@ fail() {
   exit 1
 }
 
-# One dtpp run: N ticks of quantize(VALUE) and count(), served on a port of its choosing.
+# One dtpp run: N ticks of quantize(VALUE) and count(), served on a port of its choosing; with
+# a gauge, a label value that needs every escape and an empty aggregation, which Prometheus's
+# OpenMetrics parser must take too (one error would lose the whole scrape).
 start_dtpp() {  # NAME N VALUE
   "$dtpp" -q -x engine=inproc -x metrics=127.0.0.1:0 -x metrics_labels=@events:source \
     -n "tick-1ms /n < $2/ { n++; @events[\"tick\"] = count(); @latency = quantize($3); }" \
+    -n 'BEGIN { @mean = avg(3); @mean = avg(4); @odd["a \"quoted\" back\\slash\nnewline"] = count(); }' \
+    -n 'BEGIN /0/ { @never[probename] = count(); }' \
     > "$work/$1.out" 2> "$work/$1.err" &
   pids+=($!)
 }
@@ -96,3 +100,5 @@ expect 'sum(dtpp_latency_count)' 400
 expect 'histogram_quantile(0.75, sum by (le) (dtpp_latency_bucket))' 7
 expect 'histogram_quantile(0.875, sum by (le) (dtpp_latency_bucket))' 95
 expect 'max(dtpp_latency_bucket{le="7.0"})' 300
+expect 'sum(dtpp_mean)' 7
+expect 'sum(dtpp_odd_total{key0="a \"quoted\" back\\slash\nnewline"})' 2
