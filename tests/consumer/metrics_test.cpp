@@ -169,7 +169,7 @@ TEST_CASE("aggregations whose metric names would clash are refused", "[consumer]
   CHECK(refusal("BEGIN { @a = max(1); @a_total = min(1); }", "") == "");
 }
 
-TEST_CASE("-x metrics serves /metrics from the handle's own thread", "[consumer][metrics][server]") {
+TEST_CASE("the metrics option serves /metrics from the handle's own thread", "[consumer][metrics][server]") {
   handle h;
   h.setopt("metrics", "127.0.0.1:0");
   h.exec(h.compile("BEGIN { @n[\"a\"] = count(); @n[\"a\"] = count(); }"));
