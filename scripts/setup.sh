@@ -9,6 +9,8 @@ packages=(g++ cmake make pkg-config libboost-dev libelf-dev libbpf-dev catch2 li
           nlohmann-json3-dev  # -x oformat=json and the handle's JSON documents
           python3-jsonschema  # tests: JSON output checked against docs/dtpp-output.schema.json
           gawk  # scripts/conformance.sh
+          prometheus curl  # the fleet test: Prometheus scrapes two dtpp runs (-x metrics)
+          man-db groff-base  # the dtpp(1) man page's rendering test (man -l, groff -ww)
           clang libclang-rt-14-dev)  # libFuzzer for the D front end's fuzz test
 
 # Root runs commands directly; anyone else through sudo (asked for only when needed).

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "dtpp/consumer/metric_families.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/joined.hpp"
 #include "dtpp/d/parser.hpp"
@@ -120,6 +121,7 @@ void handle::exec(const program& p) {
     auto made = std::make_unique<session>(chosen.make(run_program, run), options_,
                                           std::getenv("_DTRACE_TESTING") != nullptr);
     session_ = std::move(made);
+    metric_families_.clear();  // of the program run before, if any
     engine_name_ = chosen.name;
     enabled_ = std::move(enabled);
     if (newest) latest_ = p.checked;
@@ -137,6 +139,7 @@ void handle::setopt(std::string_view name, std::optional<std::string_view> value
                                                                             : errc::tracing_active;
     throw error(code, "failed to set option '" + std::string(name) + "': " + std::string(refused->message));
   }
+  if (name == "metrics_labels") metric_families_.clear();  // read again at the next metrics()
   if (session_) session_->options_changed();
 }
 
@@ -157,6 +160,11 @@ session& handle::running(const char* operation) const {
 void handle::go() {
   auto& s = running("go");
   if (s.active()) throw error(EINVAL, "failed to go: tracing is already active");
+  // Bad labels or an address nobody can bind end the run before it starts.
+  if (const auto address = options_.text("metrics")) {
+    (void)metrics();
+    metrics_server_ = std::make_unique<metrics_server>(*address);
+  }
   s.go();
 }
 
@@ -165,8 +173,24 @@ void handle::sleep() const { running("sleep").sleep(); }
 run_status handle::status() { return session_ ? session_->status() : run_status{}; }
 
 work_status handle::work(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record) {
-  return running("work").work(out, on_probe, on_record);
+  auto& s = running("work");
+  if (const auto format = metrics_server_ ? metrics_server_->wanted() : std::nullopt) metrics_server_->publish(metrics(*format));
+  return s.work(out, on_probe, on_record);
 }
+
+std::string handle::metrics(print::metrics_format format) {
+  auto& e = running("render metrics").engine();
+  const auto& program = e.program();
+  if (metric_families_.empty() && !program.aggregations.empty())
+    metric_families_ = metric_families(program, options_.text("metrics_labels").value_or(""));
+  std::string text;
+  for (const auto& d : program.aggregations)
+    print::print_metric_family(text, metric_families_[d.varid - 1], e.aggregation(d.varid).snapshot(), format);
+  print::print_metrics_end(text, format);
+  return text;
+}
+
+std::uint16_t handle::metrics_port() const { return metrics_server_ ? metrics_server_->port() : 0; }
 
 void handle::handle_faults(fault_callback on_fault) {
   on_fault_ = std::move(on_fault);

@@ -334,8 +334,17 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     release_command(s, false);
     detail::complain(s, "could not enable tracing: " + e.cause);
     return exit_failure;
+  } catch (const consumer::error& e) {  // -x metrics: an address it cannot serve on, bad labels
+    release_command(s, false);
+    detail::complain(s, e.what());
+    return exit_failure;
   }
   release_command(s, true);
+  // Where -x metrics serves, port 0 resolved: the one line that tells a user (or a test) the port.
+  if (const auto port = h.metrics_port()) {
+    const auto address = *h.options().text("metrics");
+    detail::complain(s, "serving metrics on " + address.substr(0, address.rfind(':') + 1) + std::to_string(port));
+  }
   // -c and -p end the run when their process exits, as dtrace(1) does.
   const auto process_gone = [&] {
     if (s.command != 0) {

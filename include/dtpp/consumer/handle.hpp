@@ -16,6 +16,7 @@
 #include "dtpp/agg/dynamic.hpp"
 #include "dtpp/consumer/callbacks.hpp"
 #include "dtpp/consumer/error.hpp"
+#include "dtpp/consumer/metrics_server.hpp"
 #include "dtpp/consumer/session.hpp"
 #include "dtpp/d/source.hpp"
 #include "dtpp/engine/factory.hpp"
@@ -23,6 +24,7 @@
 #include "dtpp/ir/program.hpp"
 #include "dtpp/options/set.hpp"
 #include "dtpp/print/aggregation.hpp"
+#include "dtpp/print/openmetrics.hpp"
 
 namespace dtpp::consumer {
 
@@ -154,6 +156,20 @@ class handle {
   /// Every aggregation keyed by a stack() or ustack(), as folded stacks (print/folded.hpp), for
   /// print::print_folded or print::flamegraph_svg.
   print::folded_stacks folded_stacks() const;
+  /// Every aggregation as it is now, as metrics: OpenMetrics text ending in "# EOF", or
+  /// Prometheus's text format 0.0.4 (print::content_type() gives the HTTP type), for a C++
+  /// tracer to serve or push. One family per aggregation, named, typed and labelled as
+  /// metric_families() says (with the metrics_labels option). Throws error EINVAL for a bad
+  /// metrics_labels or clashing names, and before exec().
+  ///
+  ///     h.setopt("metrics_labels", "@bytes:process");
+  ///     const std::string page = h.metrics();   // "# TYPE dtpp_bytes counter\n..."
+  ///
+  /// With the metrics option (-x metrics=ADDRESS:PORT), go() starts a metrics_server there and
+  /// work() answers its scrapes with this text, so aggregations are read on the handle's thread.
+  std::string metrics(print::metrics_format format = print::metrics_format::openmetrics);
+  /// The port -x metrics serves on (0 when it does not), for `-x metrics=127.0.0.1:0`.
+  std::uint16_t metrics_port() const;
 
   /// dtrace_stop(): disables the probes and fires END (once). Nothing before go().
   void stop();
@@ -188,6 +204,8 @@ class handle {
   std::string_view engine_name_;
   fault_callback on_fault_;
   drop_callback on_drop_;
+  std::vector<print::metric_family> metric_families_;  // computed at the first metrics()
+  std::unique_ptr<metrics_server> metrics_server_;     // with -x metrics, from go() on
 };
 
 }  // namespace dtpp::consumer

@@ -98,6 +98,8 @@ inline constexpr option_spec option_table[] = {
     {"linktype", value_kind::text},
     {"lockmem", value_kind::text, {}, when::run},
     {"maxframes", value_kind::toggle, {}, when::run},
+    {"metrics", value_kind::text},         // dtpp's own: serve OpenMetrics at ADDRESS:PORT
+    {"metrics_labels", value_kind::text},  // dtpp's own: @agg:label,...;... names keys
     {"modpath", value_kind::text},
     {"nolibs", value_kind::none},
     {"noresolve", value_kind::toggle, {}, when::run},
