@@ -11,10 +11,9 @@
 #include "codegen.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
+#include "stub_targets.hpp"
 
 namespace {
-
-using dtpp::kernel::target;
 
 // The in-process engine compiles every clause for each probe it binds; with every description
 // rewritten to BEGIN, which any process can fire, every clause is compiled whatever it names.
@@ -26,36 +25,8 @@ void compile_in_process(dtpp::ir::program program) {
   }
 }
 
-// Stub kernel probes, one of each kind the code generator distinguishes, each running every
-// clause: what tracefs would say about them (argument layout, event id) is made up, since nothing
-// is loaded. The last one is a raw_syscalls program finding its probe in a table.
-std::vector<target> stub_targets(std::size_t clauses) {
-  std::vector<target> out;
-  const auto add = [&](target::kind kind, const char* provider, const char* function, const char* name) {
-    target t;
-    t.type = kind;
-    t.info = {static_cast<std::uint32_t>(out.size() + 1), provider, "", function, name, {}};
-    for (std::uint32_t i = 0; i < clauses; ++i) t.info.clauses.push_back(i);
-    out.push_back(std::move(t));
-    return &out.back();
-  };
-  add(target::kind::begin, "dtrace", "", "BEGIN");
-  add(target::kind::end, "dtrace", "", "END");
-  auto* entry = add(target::kind::syscall_entry, "syscall", "read", "entry");
-  for (std::uint32_t i = 0; i < 3; ++i) entry->args.push_back({16 + 8 * i, 8, false});
-  add(target::kind::syscall_return, "syscall", "read", "return");
-  auto* tracepoint = add(target::kind::tracepoint, "tracepoint", "sched", "sched_switch");
-  tracepoint->args = {{8, 16, false}, {24, 4, true}, {28, 4, true}, {32, 8, true}, {40, 2, false}, {42, 1, true}};
-  add(target::kind::profile, "profile", "", "profile-97")->period = 10309278;
-  add(target::kind::tick, "profile", "", "tick-1")->period = 1000000000;
-  auto* raw = add(target::kind::syscall_entry, "syscall", "write", "entry");
-  for (std::uint32_t i = 0; i < 6; ++i) raw->args.push_back({16 + 8 * i, 8, false});
-  raw->probe_table = dtpp::kernel::map_fixed;
-  return out;
-}
-
 void generate_for_kernel(const dtpp::ir::program& program) {
-  const auto targets = stub_targets(program.clauses.size());
+  const auto targets = dtpp::kernel::stub_targets(program.clauses.size());
   std::vector<dtpp::engine::probe_info> infos;
   for (const auto& t : targets) infos.push_back(t.info);
   try {
