@@ -379,12 +379,17 @@ class builder {
     else e_.mov(r0, 1);
     e_.store(r10, temp(1), r0);
 
-    // The entry's initial value ([generation, words]) waits in scratch, written once.
+    // The entry's initial value ([generation, words]) waits in scratch, written once for every
+    // statement updating this aggregation (a quantize's is 1 KiB, and scratch has 32 KiB).
     const auto words = d.fn.words();
-    const auto init = s_.allocate(static_cast<std::uint32_t>(8 * (words + 1)));
-    std::vector<std::uint64_t> initial(words);
-    d.fn.init(initial.data());
-    std::memcpy(s_.image.data() + init + 8, initial.data(), 8 * words);
+    auto [cached, fresh_init] = initial_values_.try_emplace(s.aggregation, 0);
+    if (fresh_init) {
+      cached->second = s_.allocate(static_cast<std::uint32_t>(8 * (words + 1)));
+      std::vector<std::uint64_t> initial(words);
+      d.fn.init(initial.data());
+      std::memcpy(s_.image.data() + cached->second + 8, initial.data(), 8 * words);
+    }
+    const auto init = cached->second;
     const std::uint32_t generation = global_generations + 8 * (s.aggregation - 1);
 
     const auto found = e_.make_label(), fresh = e_.make_label(), done = e_.make_label();
@@ -1153,6 +1158,7 @@ class builder {
   label next_;
   std::uint32_t probe_area_ = 0;
   std::map<std::string, std::uint32_t> literals_;
+  std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
 };
 
 }  // namespace

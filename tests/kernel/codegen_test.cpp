@@ -22,12 +22,14 @@ ir::program compiled(const std::string& text) {
   return std::move(result.program);
 }
 
-// The code of the BEGIN stub for a one-clause program.
-std::vector<bpf_insn> begin_code(const ir::program& program) {
+// The code of the BEGIN stub running every clause, and the bytes of scratch it needs.
+std::vector<bpf_insn> begin_code(const ir::program& program, std::size_t* scratch_bytes = nullptr) {
   const auto targets = kernel::stub_targets(program.clauses.size());
   kernel::scratch_plan scratch;
   const auto layout = kernel::plan_layout(program, {targets[0].info}, 1, scratch);
-  return kernel::generate(program, targets[0], layout, scratch);
+  auto code = kernel::generate(program, targets[0], layout, scratch);
+  if (scratch_bytes) *scratch_bytes = scratch.image.size();
+  return code;
 }
 
 // A histogram's bucket search compares the value (r2) with each bucket's first value, loaded
@@ -75,4 +77,15 @@ TEST_CASE("llquantize's buckets start at its labels", "[kernel][codegen]") {
   const auto labels = agg::llquantize_params::make(10, 0, 6, 20).labels();
   std::vector<std::int64_t> expected(labels.begin() + 1, labels.end());  // the first repeats the second
   CHECK(bucket_starts(begin_code(compiled("BEGIN { @ = llquantize(arg0, 10, 0, 6, 20); }"))) == expected);
+}
+
+TEST_CASE("statements updating one aggregation share its initial value in scratch", "[kernel][codegen]") {
+  // Each statement used to write a copy (1 KiB for quantize), so that 40 clauses updating one
+  // quantize() needed more than the kernel's 32 KiB of scratch and were refused.
+  std::string forty;
+  for (int i = 0; i < 40; ++i) forty += "BEGIN { @q = quantize(arg0); }\n";
+  std::size_t one_bytes = 0, forty_bytes = 0;
+  (void)begin_code(compiled("BEGIN { @q = quantize(arg0); }"), &one_bytes);
+  (void)begin_code(compiled(forty), &forty_bytes);
+  CHECK(forty_bytes == one_bytes + 39 * 8);  // a key slot (8 bytes, keyless) per statement
 }
