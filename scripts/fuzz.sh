@@ -26,8 +26,9 @@ fuzzer=$build/tests/fuzz/d_fuzz
 work=$build/fuzz
 mkdir -p "$work/corpus"
 # The target allocates per input what the input asks for, within the limits the library sets;
-# rss_limit_mb catches a limit that is missing, timeout a loop without end.
-options="-max_len=8192 -rss_limit_mb=2048 -timeout=10 -dict=$root/tests/fuzz/d.dict -print_final_stats=1"
+# rss_limit_mb catches a limit that is missing, timeout a loop without end: libFuzzer measures
+# wall-clock time, so it is generous enough for a run at nice 19 on a busy machine.
+options="-max_len=8192 -rss_limit_mb=2048 -timeout=60 -dict=$root/tests/fuzz/d.dict -print_final_stats=1"
 
 echo "fuzz: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $seconds s, corpus $(ls "$root/tests/fuzz/corpus" | wc -l) inputs"
 status=0
