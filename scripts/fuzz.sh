@@ -4,7 +4,7 @@
 # told), starting from the corpus kept in tests/fuzz/corpus. The repository is only read: new
 # inputs go to BUILD/fuzz/corpus, crashes and hangs to BUILD/fuzz/ (crash-*, timeout-*, oom-*).
 # With DTPP_FUZZ_MERGE=1, the repository's corpus is then rewritten as the smallest set of inputs
-# that covers what the old corpus and the new inputs cover (libFuzzer's -merge=1).
+# that reaches every edge the old corpus and the new inputs reach (libFuzzer's -merge=1).
 #
 # Environment: BUILD (build directory, default ./build), DTPP_FUZZ_MERGE. Exit status: 0 when the
 # run found nothing, libFuzzer's otherwise. See docs/fuzzing.md.
@@ -41,8 +41,9 @@ ls "$work" | grep -E '^(crash|timeout|oom|leak|slow-unit)-' | sed "s|^|fuzz: fin
 if [ "${DTPP_FUZZ_MERGE:-0}" = 1 ] && [ "$status" = 0 ]; then
   merged=$work/merged
   rm -rf "$merged" && mkdir "$merged"
+  # Edges only, not hit counts: the corpus stays at a few hundred small inputs.
   # shellcheck disable=SC2086
-  "$fuzzer" $options -merge=1 "$merged" "$root/tests/fuzz/corpus" "$work/corpus"
+  "$fuzzer" $options -merge=1 -use_counters=0 "$merged" "$root/tests/fuzz/corpus" "$work/corpus"
   rm -rf "$root/tests/fuzz/corpus" && mv "$merged" "$root/tests/fuzz/corpus"
   echo "fuzz: tests/fuzz/corpus now holds $(ls "$root/tests/fuzz/corpus" | wc -l) inputs"
 fi

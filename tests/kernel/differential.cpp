@@ -207,14 +207,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string dtpp = argv[1], dir = argv[2];
+  // Batches the kernel engine loads: about 150 clauses of string operations exceed the
+  // verifier's 8,192 pending branches, and string temporaries fill the 32 KiB of scratch
+  // (docs/fuzzing.md).
   chooser c(20261125);
   const std::vector<std::pair<std::string, std::string>> programs = {
       {"integers_1", integer_program(c, 200)}, {"integers_2", integer_program(c, 200)},
       {"strings_1", string_program(c, 30)}, {"strings_2", string_program(c, 30)},
       {"strings_3", string_program(c, 30)}, {"strings_4", string_program(c, 30)},
       {"strings_5", string_program(c, 30)},
-      {"aggregations_1", aggregation_program(c, 15)}, {"aggregations_2", aggregation_program(c, 15)},
-      {"aggregations_3", aggregation_program(c, 15)}, {"aggregations_4", aggregation_program(c, 15)},
+      {"aggregations_1", aggregation_program(c, 30)}, {"aggregations_2", aggregation_program(c, 30)},
   };
   int differences = 0;
   for (const auto& [name, text] : programs) {
