@@ -503,6 +503,12 @@ class compiler {
   // The value of an expression that is the same at every firing of this probe: literals, the
   // probe's names and id, the executable's name, and casts of these.
   std::optional<value> fixed(const expr& e) const {
+    auto v = fixed_value(e);
+    // At most strsize - 1 characters, as every D string (a long literal, a long probe name).
+    if (v && e.t.is_string()) v->s = clip(std::move(v->s), e.t.size).s;
+    return v;
+  }
+  std::optional<value> fixed_value(const expr& e) const {
     using ir::builtin;
     switch (e.kind) {
       case kind_t::constant:

@@ -185,3 +185,13 @@ TEST_CASE("D computes in 64 bits; stores, casts and records narrow", "[inproc]")
                        [](auto&) {});
   CHECK(out == "1 1\n\n    1099511627777\n                1\n");
 }
+
+TEST_CASE("a string is at most strsize - 1 characters, whether a literal or a probe's name", "[inproc]") {
+  // As in the kernel engine and DTrace: the differential test found strlen() of a 300-character
+  // literal to be 300 here and 255 there.
+  const auto out = run("#pragma D option strsize=8\n"
+                       "BEGIN { s = \"abcdefghijkl\"; printf(\"%d %s %d %s|%s\\n\", strlen(s), s,\n"
+                       "        strlen(\"0123456789\"), \"0123456789\", probeprov); }",
+                       [](auto&) {});
+  CHECK(out == "7 abcdefg 7 0123456|dtrace\n\n");
+}

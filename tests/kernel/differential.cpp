@@ -1,0 +1,238 @@
+// dtpp_differential DTPP: the two engines on the same generated D programs must print the same
+// bytes. Programs are generated from a fixed seed (the same ones every run): integer expressions
+// over edge values of every width and signedness (INT64_MIN, division and modulo by negative
+// numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
+// formatting, and the aggregating functions over those values. Each expression sits in a BEGIN
+// clause of its own, so that a fault ends only its line. Each program runs as
+// `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard output, standard error and
+// the exit status are compared, and every difference is printed with the program's clause.
+// Exits 0 when they agree, 1 when not; prints dtpp-kernel-skip: where the kernel cannot be used.
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dtpp/kernel/driver.hpp"
+
+namespace {
+
+// A deterministic generator: std::mt19937_64's sequence is fixed by the standard, which the
+// distributions' are not, so choices are taken from it by remainder.
+class chooser {
+ public:
+  explicit chooser(std::uint64_t seed) : state_(seed) {}
+  std::size_t below(std::size_t n) {
+    state_ = state_ * 6364136223846793005u + 1442695040888963407u;  // Knuth's MMIX LCG
+    return static_cast<std::size_t>((state_ >> 33) % n);
+  }
+  template <class T>
+  const T& pick(const std::vector<T>& from) { return from[below(from.size())]; }
+
+ private:
+  std::uint64_t state_;
+};
+
+struct variable {
+  std::string type, name, value;
+};
+
+// Globals of every integer width, set in the first clause: being variables, expressions over them
+// are computed by the engines rather than folded by the compiler.
+const std::vector<variable> integers = {
+    {"int64_t", "i_min", "-9223372036854775807 - 1"}, {"int64_t", "i_max", "9223372036854775807"},
+    {"int64_t", "i_m1", "-1"}, {"int64_t", "i_0", "0"}, {"int64_t", "i_1", "1"}, {"int64_t", "i_2", "2"},
+    {"int64_t", "i_m7", "-7"}, {"int64_t", "i_7", "7"}, {"int64_t", "i_63", "63"}, {"int64_t", "i_64", "64"},
+    {"int64_t", "i_65", "65"}, {"int64_t", "i_2p32", "4294967296"}, {"int64_t", "i_m2p32", "-4294967297"},
+    {"uint64_t", "u_max", "0xffffffffffffffff"}, {"uint64_t", "u_top", "0x8000000000000000"},
+    {"uint64_t", "u_0", "0"}, {"uint64_t", "u_3", "3"}, {"uint64_t", "u_1000", "1000"},
+    {"int32_t", "i32_min", "-2147483647 - 1"}, {"int32_t", "i32_max", "2147483647"}, {"int32_t", "i32_m5", "-5"},
+    {"uint32_t", "u32_max", "0xffffffff"}, {"uint32_t", "u32_top", "0x80000000"},
+    {"int16_t", "i16_min", "-32768"}, {"uint16_t", "u16_max", "65535"},
+    {"int8_t", "i8_min", "-128"}, {"uint8_t", "u8_max", "255"}, {"char", "c_z", "'z'"},
+};
+
+const std::vector<variable> strings = {
+    {"string", "s_empty", "\"\""}, {"string", "s_a", "\"a\""}, {"string", "s_ab", "\"ab\""},
+    {"string", "s_b", "\"b\""}, {"string", "s_path", "\"/usr//lib/\""}, {"string", "s_upper", "\"ZZ top\""},
+    {"string", "s_long", "\"" + std::string(300, 'x') + "\""},  // past strsize: truncated to 255
+    {"string", "s_tab", "\"a\\tb\""},
+};
+
+std::string integer_expression(chooser& c, int depth) {
+  if (depth == 0 || c.below(4) == 0) {
+    if (c.below(6) == 0) return c.pick(std::vector<std::string>{"0", "1", "-1", "3", "64", "0xffffffff", "'a'"});
+    return c.pick(integers).name;
+  }
+  const auto sub = [&] { return integer_expression(c, depth - 1); };
+  switch (c.below(10)) {
+    case 0: return "(" + c.pick(std::vector<std::string>{"-", "~", "!"}) + " " + sub() + ")";  // not --1
+    case 1:
+      return "((" +
+             c.pick(std::vector<std::string>{"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+                                             "int64_t", "uint64_t", "char"}) +
+             ")" + sub() + ")";
+    case 2: return "(" + sub() + " ? " + sub() + " : " + sub() + ")";
+    case 3:  // by a variable: a constant divisor of 0 is a compile error, not a fault
+      return "(" + sub() + " " + c.pick(std::vector<std::string>{"/", "%"}) + " " + c.pick(integers).name + ")";
+    case 4: return "(" + sub() + " " + c.pick(std::vector<std::string>{"<<", ">>"}) + " " + sub() + ")";
+    case 5:
+      return "(" + sub() + " " + c.pick(std::vector<std::string>{"<", "<=", ">", ">=", "==", "!="}) + " " + sub() + ")";
+    case 6: return "(" + sub() + " " + c.pick(std::vector<std::string>{"&&", "||", "^^"}) + " " + sub() + ")";
+    default: return "(" + sub() + " " + c.pick(std::vector<std::string>{"+", "-", "*", "&", "|", "^"}) + " " + sub() + ")";
+  }
+}
+
+std::string string_expression(chooser& c, int depth) {
+  if (depth == 0 || c.below(3) != 0) {
+    if (c.below(5) == 0) return c.pick(std::vector<std::string>{"\"\"", "\"a\"", "\"zz\""});
+    return c.pick(strings).name;
+  }
+  return "(" + integer_expression(c, 1) + " ? " + string_expression(c, depth - 1) + " : " +
+         string_expression(c, depth - 1) + ")";
+}
+
+std::string declarations(const std::vector<variable>& vars) {
+  std::string out;
+  for (const auto& v : vars) out += v.type + " " + v.name + ";\n";
+  out += "BEGIN\n{\n";
+  for (const auto& v : vars) out += "\t" + v.name + " = " + v.value + ";\n";
+  return out + "}\n";
+}
+
+// Integer expressions, one clause each, printed in a few formats.
+std::string integer_program(chooser& c, int clauses) {
+  auto out = declarations(integers);
+  for (int i = 0; i < clauses; ++i) {
+    const auto format = c.pick(std::vector<std::string>{"%d", "%u", "%x", "%i"});
+    out += "BEGIN { printf(\"" + std::to_string(i) + " " + format + "\\n\", " + integer_expression(c, 3) + "); }\n";
+  }
+  return out + "BEGIN { exit(0); }\n";
+}
+
+// String comparisons, choices and widths, and strlen.
+std::string string_program(chooser& c, int clauses) {
+  auto vars = integers;
+  vars.insert(vars.end(), strings.begin(), strings.end());
+  auto out = declarations(vars);
+  for (int i = 0; i < clauses; ++i) {
+    const auto n = std::to_string(i);
+    switch (c.below(3)) {
+      case 0:
+        out += "BEGIN { printf(\"" + n + " [" +
+               c.pick(std::vector<std::string>{"%s", "%5s", "%-5s", "%.1s", "%10.3s"}) + "]\\n\", " +
+               string_expression(c, 2) + "); }\n";
+        break;
+      case 1:
+        out += "BEGIN { printf(\"" + n + " %d\\n\", " + string_expression(c, 2) + " " +
+               c.pick(std::vector<std::string>{"<", "<=", ">", ">=", "==", "!="}) + " " + string_expression(c, 2) +
+               "); }\n";
+        break;
+      default: out += "BEGIN { printf(\"" + n + " %d\\n\", strlen(" + string_expression(c, 2) + ")); }\n";
+    }
+  }
+  return out + "BEGIN { exit(0); }\n";
+}
+
+// Every aggregating function over generated values, keyed by small integers and by strings,
+// printed by dtrace(1)'s automatic printing at the end.
+std::string aggregation_program(chooser& c, int clauses) {
+  auto vars = integers;
+  vars.insert(vars.end(), strings.begin(), strings.end());
+  auto out = declarations(vars);
+  for (int i = 0; i < clauses; ++i) {
+    const auto key = "(" + integer_expression(c, 1) + ") & 3";
+    const auto value = integer_expression(c, 2);
+    out += "BEGIN { this->k = " + key + "; this->v = (int64_t)" + value + "; this->s = " + string_expression(c, 1) +
+           ";\n"
+           "\t@count[this->k] = count(); @sum[this->k] = sum(this->v); @min[this->k] = min(this->v);\n"
+           "\t@max[this->k] = max(this->v); @avg[this->k] = avg(this->v); @stddev[this->k] = stddev(this->v);\n"
+           "\t@quantize[this->k] = quantize(this->v); @lquantize = lquantize(this->v, -100, 100, 25);\n"
+           "\t@llquantize = llquantize(this->v, 10, 0, 3, 10); @strings[this->s, this->k] = sum(this->v); }\n";
+  }
+  return out + "BEGIN { exit(0); }\n";
+}
+
+struct outcome {
+  std::string out, err;
+  int status = -1;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+outcome run(const std::string& dtpp, const std::string& script, const std::string& engine) {
+  const auto out = script + "." + engine + ".out", err = script + "." + engine + ".err";
+  const auto command = quoted(dtpp) + " -q -x engine=" + engine + " -s " + quoted(script) + " > " + quoted(out) +
+                       " 2> " + quoted(err);
+  const int status = std::system(command.c_str());
+  return {slurp(out), slurp(err), WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
+}
+
+// The first differing lines of two outputs, each with its line number.
+void show_difference(const std::string& what, const std::string& kernel, const std::string& inproc) {
+  std::istringstream k(kernel), p(inproc);
+  std::string a, b;
+  int line = 0, shown = 0;
+  while (shown < 10) {
+    const bool more_k = static_cast<bool>(std::getline(k, a)), more_p = static_cast<bool>(std::getline(p, b));
+    if (!more_k && !more_p) break;
+    ++line;
+    if (more_k && more_p && a == b) continue;
+    std::cout << what << " line " << line << ":\n  kernel: " << (more_k ? a : "(none)")
+              << "\n  inproc: " << (more_p ? b : "(none)") << "\n";
+    ++shown;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: dtpp_differential DTPP WORKDIR\n";
+    return 2;
+  }
+  if (const auto why = dtpp::kernel::unavailable()) {
+    std::cout << "dtpp-kernel-skip: " << *why << "\n";
+    return 0;
+  }
+  const std::string dtpp = argv[1], dir = argv[2];
+  // Batches the kernel engine loads: about 150 clauses of string operations exceed the
+  // verifier's 8,192 pending branches, and string temporaries fill the 32 KiB of scratch
+  // (docs/fuzzing.md).
+  chooser c(20261125);
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {"integers_1", integer_program(c, 200)}, {"integers_2", integer_program(c, 200)},
+      {"strings_1", string_program(c, 30)}, {"strings_2", string_program(c, 30)},
+      {"strings_3", string_program(c, 30)}, {"strings_4", string_program(c, 30)},
+      {"strings_5", string_program(c, 30)},
+      {"aggregations_1", aggregation_program(c, 30)}, {"aggregations_2", aggregation_program(c, 30)},
+  };
+  int differences = 0;
+  for (const auto& [name, text] : programs) {
+    const auto script = dir + "/" + name + ".d";
+    std::ofstream(script, std::ios::binary) << text;
+    const auto kernel = run(dtpp, script, "kernel");
+    const auto inproc = run(dtpp, script, "inproc");
+    const bool same = kernel.out == inproc.out && kernel.err == inproc.err && kernel.status == inproc.status;
+    std::cout << name << ": " << std::count(kernel.out.begin(), kernel.out.end(), '\n') << " lines, "
+              << (same ? "the same" : "DIFFERENT") << " (" << script << ")\n";
+    if (same) continue;
+    ++differences;
+    if (kernel.status != inproc.status)
+      std::cout << "exit status: kernel " << kernel.status << ", inproc " << inproc.status << "\n";
+    show_difference("stdout", kernel.out, inproc.out);
+    show_difference("stderr", kernel.err, inproc.err);
+  }
+  return differences == 0 ? 0 : 1;
+}
