@@ -350,9 +350,7 @@ class builder {
         throw error("chill() is not supported by the kernel engine: a BPF program cannot wait", s.where);
       case ir::action::breakpoint:
       case ir::action::panic:
-        throw error(std::string(s.kind == ir::action::panic ? "panic" : "breakpoint") +
-                        "() is refused: dtpp never stops the system it observes",
-                    s.where);
+        throw error(ir::refusal(s.kind), s.where);
       case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:

@@ -412,10 +412,12 @@ class compiler {
       case ir::action::setopt:
         return [](runner&) { return true; };  // a record, for the consumer to carry out
       case ir::action::speculate:
-        // The rest of the clause goes to the buffer; to none that is not in use, which drops it.
+        // The rest of the clause goes to the buffer; to none that is not in use (0, an id past
+        // nspec, a discarded one), which drops it without a fault, as in DTrace.
         return [id = compile(s.args[0])](runner& r) {
-          const auto n = speculation_index(r, id(r).i);
-          if (n == 0 || !r.st.speculations[n - 1]) throw clause_abandoned{};
+          const auto n = id(r).i;
+          if (n <= 0 || static_cast<std::uint64_t>(n) > r.st.speculations.size() || !r.st.speculations[n - 1])
+            throw clause_abandoned{};
           r.speculation = static_cast<std::uint32_t>(n);
           return true;  // the firing goes to the buffer even with no data: a probe line, committed
         };
@@ -446,9 +448,7 @@ class compiler {
         };
       case ir::action::breakpoint:
       case ir::action::panic:
-        throw engine_error(std::string(s.kind == ir::action::panic ? "panic" : "breakpoint") +
-                               "() is refused: dtpp never stops the system it observes",
-                           s.where);
+        throw engine_error(ir::refusal(s.kind), s.where);
       case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:
@@ -656,8 +656,8 @@ class compiler {
     };
   }
 
-  // The buffer speculate(), commit() and discard() name: 0 is none; one past nspec is an illegal
-  // operation, as in DTrace.
+  // The buffer commit() and discard() name: 0 is none; one past nspec is an illegal operation, as
+  // in DTrace.
   static std::size_t speculation_index(runner& r, std::int64_t id) {
     if (id < 0 || static_cast<std::uint64_t>(id) > r.st.speculations.size())
       throw fault_signal{"illegal operation", fault_illegal_operation, id};

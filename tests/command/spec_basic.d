@@ -64,6 +64,18 @@ BEGIN
 
 BEGIN
 {
+	speculate(-1);
+	printf("never seen: no buffer is negative\n");
+}
+
+BEGIN
+{
+	speculate(3456710);
+	printf("never seen: past nspec, dropped without a fault\n");
+}
+
+BEGIN
+{
 	commit(0);
 	discard(2);
 	commit(b);

@@ -194,6 +194,13 @@ enum class action : std::uint8_t {
   panic,        ///< refused by both engines
 };
 
+/// Why both engines refuse breakpoint() and panic(), which the checker accepts so that DTrace's
+/// rules about where they may stand are checked first.
+inline std::string refusal(action a) {
+  return std::string(a == action::panic ? "panic" : "breakpoint") +
+         "() is refused: dtpp never stops the system it observes";
+}
+
 /// Whether a statement changes the system it observes (DTrace's destructive actions).
 inline bool is_destructive(action a) {
   return a == action::system || a == action::raise || a == action::stop || a == action::chill ||
