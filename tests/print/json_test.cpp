@@ -44,7 +44,7 @@ agg::dynamic_table table(const Fn& fn, std::string name, std::vector<key_type> k
 std::string ustack_record(std::uint64_t pid, std::vector<std::uint64_t> pcs) {
   std::string bytes(8 * (pcs.size() + 1), '\0');
   std::memcpy(bytes.data(), &pid, 8);
-  std::memcpy(bytes.data() + 8, pcs.data(), 8 * pcs.size());
+  if (!pcs.empty()) std::memcpy(bytes.data() + 8, pcs.data(), 8 * pcs.size());  // no frames: no copy
   return bytes;
 }
 
