@@ -356,8 +356,18 @@ inline void compiled_update::run(runner& r) const {
   const std::int64_t by = incr(r);
   add(key ? keyed_row(*key) : fixed_row(), x, by);
 }
+// With no closure among the operands, those the policy ignores (count()'s value, the increment
+// outside the quantize family) are not read at all.
 inline void compiled_update::run_direct(std::span<const std::int64_t> args) const {
-  add(fixed_row(), value.direct(args), incr.direct(args));
+  std::uint64_t* row = fixed_row();
+  std::visit(
+      [&](const auto& policy) {
+        constexpr auto kind = std::decay_t<decltype(policy)>::kind;
+        const std::int64_t x = kind == agg::kind::count ? 0 : value.direct(args);
+        const std::int64_t by = agg::is_histogram(kind) ? incr.direct(args) : 1;
+        policy.add(row, x, by);
+      },
+      fn);
 }
 
 // Flattened: the updates, their operands and the policies' adds inline here, with calls left
