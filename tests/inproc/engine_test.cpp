@@ -228,14 +228,6 @@ void request_from_two_threads(int n) {
   a.join();
   b.join();
 }
-// An engine that ran `program` while request(1 .. n) fired on each of two threads at once.
-std::unique_ptr<inproc::engine> after_requests_from_two_threads(const std::string& program, int n) {
-  auto engine = std::make_unique<inproc::engine>(compiled(program));
-  engine->go();
-  request_from_two_threads(n);
-  engine->stop();
-  return engine;
-}
 // The count in @varid's only row, whose first key is the request probe's name.
 std::uint64_t request_count(inproc::engine& engine, std::uint32_t varid) {
   const auto t = engine.aggregation(varid).snapshot();
@@ -243,26 +235,32 @@ std::uint64_t request_count(inproc::engine& engine, std::uint32_t varid) {
   CHECK(t.key(0).records[0].string == "request");
   return t.words(0)[0];
 }
+constexpr int n = 9999;  // requests fired on each thread
+// An engine that ran `program` while request(1 .. n) fired on each of two threads at once.
+std::unique_ptr<inproc::engine> after_requests_from_two_threads(const std::string& program) {
+  auto engine = std::make_unique<inproc::engine>(compiled(program));
+  engine->go();
+  request_from_two_threads(n);
+  engine->stop();
+  CHECK(request_count(*engine, 1) == 2 * n);  // each program's first: @[probename] = count()
+  return engine;
+}
 }  // namespace
 
 TEST_CASE("a clause of updates only counts exactly from two threads", "[inproc]") {
   // Every operand form of the update-only clause: a fixed key and none, a key evaluated per
   // firing, constants, argN, and an expression.
-  constexpr int n = 9999;
   const auto run = after_requests_from_two_threads(
       "testapp:::request { @calls[probename] = count(); @sizes = quantize(arg0);\n"
-      "  @total = sum(arg0 * 2); @by[arg0 % 3] = count(); @seven = lquantize(7, 0, 10, 1, arg0); }",
-      n);
-  auto& engine = *run;
-  CHECK(request_count(engine, 1) == 2 * n);
-  const auto sizes = row_words(engine, 2);
+      "  @total = sum(arg0 * 2); @by[arg0 % 3] = count(); @seven = lquantize(7, 0, 10, 1, arg0); }");
+  const auto sizes = row_words(*run, 2);
   CHECK(total(sizes) == 2 * n);
   CHECK(sizes[agg::quantize::bucket(1)] == 2);
   CHECK(sizes[agg::quantize::bucket(4096)] == 2 * 4096);  // 4096 .. 8191
-  CHECK(row_words(engine, 3) == std::vector<std::uint64_t>{2ull * n * (n + 1)});
+  CHECK(row_words(*run, 3) == std::vector<std::uint64_t>{2ull * n * (n + 1)});
   for (std::uint64_t residue = 0; residue < 3; ++residue)
-    CHECK(row_words(engine, 4, residue) == std::vector<std::uint64_t>{2 * n / 3});
-  const auto seven = row_words(engine, 5);
+    CHECK(row_words(*run, 4, residue) == std::vector<std::uint64_t>{2 * n / 3});
+  const auto seven = row_words(*run, 5);
   const auto level = 1 + agg::lquantize_params::make(0, 10, 1).bucket(7);  // the parameter word first
   CHECK(seven[level] == std::uint64_t{n} * (n + 1));
   CHECK(total(seven) == seven[0] + seven[level]);
@@ -288,12 +286,13 @@ TEST_CASE("updates racing clear() and trunc() land whole, then count exactly", "
   engine.aggregation(1).clear();
   engine.aggregation(2).trunc();
   CHECK(engine.aggregation(2).snapshot().size() == 0);
-  constexpr int n = 1000;
-  for (int i = 1; i <= n; ++i) request(i, "x");
-  request_from_two_threads(n);
+  constexpr int more = 1000;
+  for (int i = 1; i <= more; ++i) request(i, "x");
+  request_from_two_threads(more);
   engine.stop();
-  CHECK(request_count(engine, 1) == 3 * n);
-  CHECK(row_words(engine, 2) == std::vector<std::uint64_t>{3 * std::uint64_t{n} * (n + 1) / 2});
+  CHECK(request_count(engine, 1) == 3 * more);
+  CHECK(row_words(engine, 2) ==
+        std::vector<std::uint64_t>{3 * std::uint64_t{more} * (more + 1) / 2});
 }
 
 TEST_CASE("an update whose value faults leaves no key behind", "[inproc]") {
@@ -310,23 +309,19 @@ TEST_CASE("an update whose value faults leaves no key behind", "[inproc]") {
 
 TEST_CASE("a clause of fixed keys, constants and arguments counts exactly from two threads", "[inproc]") {
   // The shape fired with no runner: every key fixed, every operand a constant or an argument.
-  constexpr int n = 9999;
   const auto run = after_requests_from_two_threads(
       "testapp:::request { @c[probename, 3] = count(); @q = quantize(arg0); @m = max(arg0);\n"
-      "  @a = avg(arg0); @l = lquantize(arg0, 0, 10000, 1000, 3); @s = sum(5); }",
-      n);
-  auto& engine = *run;
-  CHECK(request_count(engine, 1) == 2 * n);
-  const auto second_key = engine.aggregation(1).snapshot().key(0).records.at(1);
+      "  @a = avg(arg0); @l = lquantize(arg0, 0, 10000, 1000, 3); @s = sum(5); }");
+  const auto second_key = run->aggregation(1).snapshot().key(0).records.at(1);
   CHECK(second_key.integer == 3);
-  const auto q = row_words(engine, 2);
+  const auto q = row_words(*run, 2);
   CHECK(total(q) == 2 * n);
   CHECK(q[agg::quantize::bucket(n)] == 2 * (n - 8192 + 1));  // 8192 .. 9999
-  CHECK(row_words(engine, 3) == std::vector<std::uint64_t>{n});
-  CHECK(row_words(engine, 4) == std::vector<std::uint64_t>{2 * n, std::uint64_t{n} * (n + 1)});
-  const auto l = row_words(engine, 5);
+  CHECK(row_words(*run, 3) == std::vector<std::uint64_t>{n});
+  CHECK(row_words(*run, 4) == std::vector<std::uint64_t>{2 * n, std::uint64_t{n} * (n + 1)});
+  const auto l = row_words(*run, 5);
   const auto levels = agg::lquantize_params::make(0, 10000, 1000);
   CHECK(total(l) - l[0] == 3 * 2 * n);  // the parameter word first
   CHECK(l[1 + levels.bucket(9000)] == 3 * 2 * 1000);  // 9000 .. 9999
-  CHECK(row_words(engine, 6) == std::vector<std::uint64_t>{5 * 2 * n});
+  CHECK(row_words(*run, 6) == std::vector<std::uint64_t>{5 * 2 * n});
 }
