@@ -1,0 +1,63 @@
+// One ELF object's functions, as its .symtab and .dynsym name them, and where its loaded segments
+// lie: what names a user stack's frames and places a pid probe. Read through libelf, once per
+// object (see symbols/cache.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtpp::symbols {
+
+/// A function symbol: its address in the object's own virtual addresses (before any load bias),
+/// its size (0 when the symbol gives none), its name as the object spells it and demangled.
+struct function {
+  std::uint64_t address = 0;
+  std::uint64_t size = 0;
+  std::string mangled;
+  std::string name;  ///< demangled; the mangled name when it is not a C++ name
+  friend bool operator<(const function& a, const function& b) { return a.address < b.address; }
+};
+
+/// A C++ name demangled ("_ZN2ns5Shape4areaEv" -> "ns::Shape::area()"); any other name as given.
+std::string demangle(std::string_view mangled);
+
+/// The functions and loaded segments of one ELF file. Defined in src/symbols/object.cpp, the one
+/// file that uses libelf.
+class object {
+ public:
+  /// Reads `path`; an object that cannot be read or is not ELF has no functions and no segments
+  /// (`readable()` false), so that a frame inside it is named by its address.
+  static object read(const std::string& path);
+  /// Only the GNU build-id of the file at `path` (hex; empty when it has none or is unreadable):
+  /// cheap, reads the notes alone.
+  static std::string build_id_of(const std::string& path);
+
+  bool readable() const { return readable_; }
+  /// The GNU build-id's bytes in hex; empty when the object has none.
+  const std::string& build_id() const { return build_id_; }
+  /// Every function, sorted by address, one per address (.symtab's name wins over .dynsym's).
+  const std::vector<function>& functions() const { return functions_; }
+
+  /// The function holding `address`: the last one at or below it, when `address` is within its
+  /// size (or the size is unknown).
+  const function* function_at(std::uint64_t address) const;
+  /// A file offset (from /proc/PID/maps) as the object's own address; nothing outside its
+  /// loaded segments.
+  std::optional<std::uint64_t> address_of(std::uint64_t file_offset) const;
+  /// The file offset of an address in a loaded segment, which is where a uprobe is placed.
+  std::optional<std::uint64_t> file_offset_of(std::uint64_t address) const;
+
+ private:
+  struct segment {
+    std::uint64_t offset, size, address;
+  };
+  bool readable_ = false;
+  std::string build_id_;
+  std::vector<segment> segments_;
+  std::vector<function> functions_;
+};
+
+}  // namespace dtpp::symbols
