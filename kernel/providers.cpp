@@ -2,12 +2,14 @@
 
 #include "dtpp/ir/period.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/symbols/cache.hpp"
 
 #include <dirent.h>
 #include <fnmatch.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -94,6 +96,66 @@ struct numbered {
 constexpr numbered syscall_numbers[] = {
 #include "dtpp/syscall_numbers.inc"
 };
+
+// The process a pid provider names ("pid1234"); nothing for any other provider.
+std::optional<std::int64_t> pid_provider(const std::string& provider) {
+  if (provider.size() < 4 || provider.size() > 13 || provider.rfind("pid", 0) != 0 ||
+      provider.find_first_not_of("0123456789", 3) != std::string::npos)
+    return std::nullopt;
+  return std::stoll(provider.substr(3));
+}
+
+// A probe name that is an instruction offset ("1c", "0x1c"): the offset.
+std::optional<std::uint64_t> offset_name(const std::string& name) {
+  const auto digits = name.rfind("0x", 0) == 0 ? name.substr(2) : name;
+  if (digits.empty() || digits.size() > 16 || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(digits, nullptr, 16);
+}
+
+// The pid provider of process `pid`: in each executable mapping of a file (the executable is
+// module a.out, as DTrace names it), the functions of its symbol tables, matched by their
+// demangled or mangled names; probes at entry, return, or an offset into the function.
+void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>& out) {
+  auto& symbols = symbols::shared_cache();
+  const auto process = "/proc/" + std::to_string(pid);
+  char exe[4096] = {};
+  const auto exe_size = ::readlink((process + "/exe").c_str(), exe, sizeof exe - 1);
+  const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
+  symbols.remember(pid);  // its frames are named from the same tables, even once it is gone
+  std::vector<std::string> paths;
+  for (const auto& m : symbols::read_maps(pid))
+    if (m.executable && !m.path.empty() && m.path.front() == '/' &&
+        std::find(paths.begin(), paths.end(), m.path) == paths.end())
+      paths.push_back(m.path);
+  const auto offset = offset_name(p.name);  // never a glob: only hex digits
+  const auto provider = "pid" + std::to_string(pid);
+  for (const auto& path : paths) {
+    const auto module = path == executable ? std::string("a.out") : path.substr(path.rfind('/') + 1);
+    if (!matches(p.module, module)) continue;
+    const auto& object = symbols.object_at(path);
+    for (const auto& f : object.functions()) {
+      if (!matches(p.function, f.name) && !matches(p.function, f.mangled)) continue;
+      const auto add = [&](target::kind type, std::string name, std::uint64_t at) {
+        const auto file_offset = object.file_offset_of(f.address + at);
+        if (!file_offset) return;
+        target t;
+        t.type = type;
+        t.info = {0, provider, module, f.name, std::move(name), {}};
+        t.uprobe_path = path;
+        t.uprobe_offset = *file_offset;
+        t.uprobe_pid = pid;
+        out.push_back(std::move(t));
+      };
+      if (offset) {
+        if (f.size > *offset) add(target::kind::user_entry, p.name, *offset);
+        continue;
+      }
+      if (matches(p.name, "entry")) add(target::kind::user_entry, "entry", 0);
+      if (matches(p.name, "return")) add(target::kind::user_return, "return", 0);
+    }
+  }
+}
 
 }  // namespace
 
@@ -187,6 +249,7 @@ std::vector<target> match_probes(const ir::probe& p) {
       }
     }
   }
+  if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
                                                                       : entries(tracefs() + "/events", true);
@@ -210,7 +273,7 @@ bool names_kernel_provider(const ir::probe& d) {
       matches(d.module, "") && matches(d.function, ""))
     return true;
   if (d.provider.empty()) return false;
-  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint");
+  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint") || pid_provider(d.provider);
 }
 
 }  // namespace dtpp::kernel
