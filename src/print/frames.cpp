@@ -19,17 +19,6 @@ struct symbol {
   friend bool operator<(const symbol& a, const symbol& b) { return a.address < b.address; }
 };
 
-// The symbol holding `address` in a sorted table: the last one at or below it, if the address is
-// within its size (when the size is known).
-inline const symbol* symbol_at(const std::vector<symbol>& table, std::uint64_t address) {
-  auto it = std::upper_bound(table.begin(), table.end(), address,
-                             [](std::uint64_t a, const symbol& s) { return a < s.address; });
-  if (it == table.begin()) return nullptr;
-  --it;
-  if (it->size != 0 && address >= it->address + it->size) return nullptr;
-  return &*it;
-}
-
 inline std::string hex(std::uint64_t v) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%" PRIx64, v);
@@ -66,7 +55,7 @@ inline const std::vector<symbol>& kernel_symbols() {
 }  // namespace detail
 
 std::string kernel_frame(std::uint64_t pc) {
-  const auto* s = detail::symbol_at(detail::kernel_symbols(), pc);
+  const auto* s = symbols::entry_holding(detail::kernel_symbols(), pc);
   return s ? detail::named(s->module, *s, pc) : detail::hex(pc);
 }
 

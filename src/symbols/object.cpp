@@ -129,14 +129,7 @@ object object::read(const std::string& path) {
   return o;
 }
 
-const function* object::function_at(std::uint64_t address) const {
-  auto it = std::upper_bound(functions_.begin(), functions_.end(), address,
-                             [](std::uint64_t a, const function& f) { return a < f.address; });
-  if (it == functions_.begin()) return nullptr;
-  --it;
-  if (it->size != 0 && address >= it->address + it->size) return nullptr;
-  return &*it;
-}
+const function* object::function_at(std::uint64_t address) const { return entry_holding(functions_, address); }
 
 std::optional<std::uint64_t> object::address_of(std::uint64_t file_offset) const {
   for (const auto& s : segments_)

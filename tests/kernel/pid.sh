@@ -5,6 +5,7 @@
 # - runs attaching pid probes leave no uprobe in tracefs and no BPF program or map behind.
 set -u
 dtpp=$1 objects=$2 available=$3 target=$4
+. "$(dirname "$0")/objects_settle.sh"
 why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
 name=${target##*/}
 fail() { echo "$*"; exit 1; }
@@ -29,10 +30,4 @@ for round in 1 2; do
     fail "round $round: a run over every function failed"
 done
 [ "$(uprobes)" -eq "$uprobes_before" ] || fail "uprobes in tracefs: $uprobes_before before, $(uprobes) after"
-# Closed programs and maps are freed after RCU grace periods.
-for wait in $(seq 1 100); do
-  now=$($objects)
-  [ "${now% *}" -le "${before% *}" ] && [ "${now#* }" -le "${before#* }" ] && exit 0
-  sleep 0.1
-done
-fail "BPF programs and maps before: $before, after: $now"
+objects_back_to "$before"

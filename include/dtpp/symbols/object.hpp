@@ -3,6 +3,7 @@
 // object (see symbols/cache.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,19 @@ struct function {
   std::string name;  ///< demangled; the mangled name when it is not a C++ name
   friend bool operator<(const function& a, const function& b) { return a.address < b.address; }
 };
+
+/// The entry of a table sorted by address that holds `address`: the last one at or below it,
+/// when `address` is within its size (or its size is 0, unknown: up to the next entry). Any
+/// entry type with `address` and `size` (kernel symbols have no size).
+template <typename Entry>
+const Entry* entry_holding(const std::vector<Entry>& table, std::uint64_t address) {
+  auto it = std::upper_bound(table.begin(), table.end(), address,
+                             [](std::uint64_t a, const Entry& e) { return a < e.address; });
+  if (it == table.begin()) return nullptr;
+  --it;
+  if (it->size != 0 && address >= it->address + it->size) return nullptr;
+  return &*it;
+}
 
 /// A C++ name demangled ("_ZN2ns5Shape4areaEv" -> "ns::Shape::area()"); any other name as given.
 std::string demangle(std::string_view mangled);
