@@ -935,6 +935,32 @@ class builder {
         e_.load(r0, r10, misc_slot);
         return;
       }
+      case target::kind::usdt: {
+        if (n >= t_.usdt_args.size()) {
+          e_.mov(r0, 0);
+          return;
+        }
+        const auto& a = t_.usdt_args[n];
+        if (a.type == usdt_argument::kind::constant) {
+          e_.mov64(r0, a.value);
+          return;
+        }
+        if (a.type == usdt_argument::kind::reg) {
+          e_.load(r0, r6, a.reg);
+        } else {
+          e_.load(r3, r6, a.reg);
+          e_.mov64(r1, a.value);
+          e_.alu(BPF_ADD, r3, r1);
+          e_.store_imm(r10, misc_slot, 0);
+          e_.mov(r1, r10);
+          e_.alu(BPF_ADD, r1, misc_slot);
+          e_.mov(r2, static_cast<std::int32_t>(a.size));
+          e_.call(BPF_FUNC_probe_read_user);
+          e_.load(r0, r10, misc_slot);
+        }
+        e_.extend(r0, a.size, a.is_signed);
+        return;
+      }
       case target::kind::user_return:
         // arg1: the return value (rax). arg0, DTrace's offset of the returning instruction, is
         // not known to a uretprobe, which fires at the caller's return address: 0.

@@ -444,7 +444,8 @@ struct driver::state {
       case target::kind::profile:
       case target::kind::tick: return BPF_PROG_TYPE_PERF_EVENT;
       case target::kind::user_entry:
-      case target::kind::user_return: return BPF_PROG_TYPE_KPROBE;
+      case target::kind::user_return:
+      case target::kind::usdt: return BPF_PROG_TYPE_KPROBE;
       default: return BPF_PROG_TYPE_TRACEPOINT;
     }
   }
@@ -522,12 +523,14 @@ struct driver::state {
     attr.size = sizeof attr;
     std::vector<int> on_cpus;
     pid_t pid = -1;
-    if (t.type == target::kind::user_entry || t.type == target::kind::user_return) {
+    if (t.type == target::kind::user_entry || t.type == target::kind::user_return || t.type == target::kind::usdt) {
       // A uprobe of the perf PMU: it leaves nothing in tracefs, and goes with its event's fd.
       const auto pmu = uprobe_pmu();
       if (!pmu) return full_name(t.info) + ": this kernel has no uprobe PMU";
       attr.type = pmu->type;
       attr.config = t.type == target::kind::user_return ? pmu->retprobe : 0;
+      // A USDT semaphore is counted up by the kernel while the probe is attached.
+      if (t.semaphore_offset) attr.config |= t.semaphore_offset << pmu->ref_ctr_shift;
       attr.config1 = reinterpret_cast<std::uintptr_t>(t.uprobe_path.c_str());
       attr.config2 = t.uprobe_offset;
       attr.sample_period = 1;
@@ -569,15 +572,19 @@ struct driver::state {
   struct uprobe_pmu_info {
     std::uint32_t type;
     std::uint64_t retprobe;
+    std::uint32_t ref_ctr_shift;
   };
   static std::optional<uprobe_pmu_info> uprobe_pmu() {
     static const auto pmu = []() -> std::optional<uprobe_pmu_info> {
       const std::string dir = "/sys/bus/event_source/devices/uprobe/";
-      std::ifstream type_file(dir + "type"), format_file(dir + "format/retprobe");
+      std::ifstream type_file(dir + "type"), format_file(dir + "format/retprobe"),
+          ref_ctr_file(dir + "format/ref_ctr_offset");
       std::uint32_t type = 0;
-      std::string format;  // "config:0"
+      std::string format, ref_ctr = "config:32-63";  // "config:0"; older kernels lack ref_ctr_offset
       if (!(type_file >> type) || !(format_file >> format) || format.rfind("config:", 0) != 0) return std::nullopt;
-      return uprobe_pmu_info{type, std::uint64_t{1} << std::stoul(format.substr(7))};
+      ref_ctr_file >> ref_ctr;
+      return uprobe_pmu_info{type, std::uint64_t{1} << std::stoul(format.substr(7)),
+                             static_cast<std::uint32_t>(std::stoul(ref_ctr.substr(7)))};
     }();
     return pmu;
   }

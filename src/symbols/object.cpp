@@ -84,6 +84,56 @@ void add_functions(Elf* elf, Elf_Scn* section, const GElf_Shdr& header, std::vec
   }
 }
 
+// The USDT notes (type 3, owner "stapsdt") of .note.stapsdt: the site's address, the address of
+// .stapsdt.base when the note was written and the semaphore's, then provider, name and argument
+// strings. A prelinked object moved .stapsdt.base: the sites move with it.
+std::vector<usdt_site> read_usdt_sites(Elf* elf) {
+  std::vector<usdt_site> out;
+  std::size_t names_index = 0;
+  if (elf_getshdrstrndx(elf, &names_index) != 0) return out;
+  Elf_Scn* notes = nullptr;
+  std::uint64_t base = 0;
+  bool has_base = false;
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header)) continue;
+    const char* name = elf_strptr(elf, names_index, header.sh_name);
+    if (!name) continue;
+    if (std::strcmp(name, ".note.stapsdt") == 0 && header.sh_type == SHT_NOTE) notes = section;
+    if (std::strcmp(name, ".stapsdt.base") == 0) {
+      base = header.sh_addr;
+      has_base = true;
+    }
+  }
+  Elf_Data* data = notes ? elf_getdata(notes, nullptr) : nullptr;
+  if (!data) return out;
+  GElf_Nhdr note;
+  std::size_t offset = 0, name_at = 0, desc_at = 0;
+  while ((offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
+    const auto* desc = static_cast<const char*>(data->d_buf) + desc_at;
+    if (note.n_type != 3 || note.n_namesz != 8 ||
+        std::memcmp(static_cast<const char*>(data->d_buf) + name_at, "stapsdt", 8) != 0 || note.n_descsz < 27)
+      continue;
+    std::uint64_t words[3];
+    std::memcpy(words, desc, sizeof words);
+    // Three strings follow the words, each ending inside the note.
+    std::string strings[3];
+    std::size_t at = sizeof words;
+    bool whole = true;
+    for (auto& text : strings) {
+      const auto end = std::find(desc + at, desc + note.n_descsz, '\0');
+      if (end == desc + note.n_descsz) whole = false;
+      if (!whole) break;
+      text.assign(desc + at, end);
+      at = static_cast<std::size_t>(end - desc) + 1;
+    }
+    if (!whole) continue;
+    const auto moved = has_base ? base - words[1] : 0;  // wraps as the addresses do
+    out.push_back({strings[0], strings[1], words[0] + moved, words[2] ? words[2] + moved : 0, strings[2]});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string demangle(std::string_view mangled) {
@@ -126,6 +176,7 @@ object object::read(const std::string& path) {
               found.end());
   for (auto& f : found) f.name = demangle(f.mangled);
   o.functions_ = std::move(found);
+  o.usdt_sites_ = read_usdt_sites(elf);
   return o;
 }
 

@@ -132,3 +132,29 @@ TEST_CASE("a pid return probe's arg1 is rax and its arg0 is 0", "[kernel][codege
   const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2); }"), kernel::target::kind::user_return);
   CHECK(context_loads(code) == std::vector<std::int16_t>{80});
 }
+
+TEST_CASE("USDT operands give each argument's register, memory or constant", "[kernel][usdt]") {
+  using kind = kernel::usdt_argument::kind;
+  const auto parsed = kernel::parse_usdt_arguments("-4@%edi 8@-16(%rbp) 1@(%r12) 2@0x10(%rsp) 8@$-9223372036854775808 -8@%r9b 4@$7");
+  REQUIRE(parsed);
+  const auto& a = *parsed;
+  REQUIRE(a.size() == 7);
+  CHECK((a[0].type == kind::reg && a[0].reg == 112 && a[0].size == 4 && a[0].is_signed));
+  CHECK((a[1].type == kind::memory && a[1].reg == 32 && a[1].value == -16 && a[1].size == 8 && !a[1].is_signed));
+  CHECK((a[2].type == kind::memory && a[2].reg == 24 && a[2].value == 0 && a[2].size == 1));
+  CHECK((a[3].type == kind::memory && a[3].reg == 152 && a[3].value == 16 && a[3].size == 2));
+  CHECK((a[4].type == kind::constant && a[4].value == std::numeric_limits<std::int64_t>::min()));
+  CHECK((a[5].type == kind::reg && a[5].reg == 64 && a[5].is_signed));
+  CHECK((a[6].type == kind::constant && a[6].value == 7 && a[6].size == 4));
+  CHECK(kernel::parse_usdt_arguments("")->empty());
+  CHECK(kernel::parse_usdt_arguments("  ")->empty());
+  // What is not understood is refused, never read as something else.
+  for (const char* refused : {"8@counter(%rip)", "8@(%rax,%rbx,8)", "3@%eax", "8@%xmm0", "8@", "%eax", "8@$x", "-4@%edi junk"})
+    CHECK_FALSE(kernel::parse_usdt_arguments(refused));
+}
+
+TEST_CASE("a USDT argument in memory is read from the user's address space, then extended", "[kernel][usdt]") {
+  const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2); }"), kernel::target::kind::usdt);
+  CHECK(context_loads(code) == std::vector<std::int16_t>{112, 32});
+  CHECK(calls_of(code, BPF_FUNC_probe_read_user) == 1);
+}

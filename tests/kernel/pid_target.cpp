@@ -1,6 +1,9 @@
 // The pid provider's test program: functions of each C++ kind with known call counts, arguments
 // and return values. `dtpp_pid_target N` calls shapes::square::area() N times (returning i*i),
-// doubled<int>() 2N times (returning 2i) and sum_of_eight() once (1..8, returning 36).
+// doubled<int>() 2N times (returning 2i) and sum_of_eight() once (1..8, returning 36); its USDT
+// site pidtest:::step fires N times with (i, -i, 7).
+
+#include <sys/sdt.h>
 
 #include <cstdlib>
 
@@ -32,7 +35,10 @@ __attribute__((noipa)) long sum_of_eight(long a, long b, long c, long d, long e,
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 3;
   volatile long sink = 0;
-  for (long i = 0; i < n; ++i) sink = sink + shapes::square(i).area();
+  for (long i = 0; i < n; ++i) {
+    sink = sink + shapes::square(i).area();
+    STAP_PROBE3(pidtest, step, i, -i, 7);
+  }
   for (long i = 0; i < 2 * n; ++i) sink = sink + doubled<int>(static_cast<int>(i));
   sink = sink + sum_of_eight(1, 2, 3, 4, 5, 6, 7, 8);
   return 0;

@@ -35,6 +35,17 @@ const Entry* entry_holding(const std::vector<Entry>& table, std::uint64_t addres
   return &*it;
 }
 
+/// A USDT probe site of the object's .note.stapsdt (<sys/sdt.h>, DTPP_PROBE): where it is (the
+/// object's own addresses, corrected for prelinking), its semaphore (0: none) and its argument
+/// operands as the note spells them ("-4@%edi 8@-16(%rbp) 4@$3").
+struct usdt_site {
+  std::string provider;
+  std::string name;
+  std::uint64_t address = 0;
+  std::uint64_t semaphore = 0;
+  std::string arguments;
+};
+
 /// A C++ name demangled ("_ZN2ns5Shape4areaEv" -> "ns::Shape::area()"); any other name as given.
 std::string demangle(std::string_view mangled);
 
@@ -54,6 +65,8 @@ class object {
   const std::string& build_id() const { return build_id_; }
   /// Every function, sorted by address, one per address (.symtab's name wins over .dynsym's).
   const std::vector<function>& functions() const { return functions_; }
+  /// Every USDT site, in note order.
+  const std::vector<usdt_site>& usdt_sites() const { return usdt_sites_; }
 
   /// The function holding `address`: the last one at or below it, when `address` is within its
   /// size (or the size is unknown).
@@ -72,6 +85,7 @@ class object {
   std::string build_id_;
   std::vector<segment> segments_;
   std::vector<function> functions_;
+  std::vector<usdt_site> usdt_sites_;
 };
 
 }  // namespace dtpp::symbols
