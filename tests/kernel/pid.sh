@@ -14,7 +14,7 @@ before=$($objects) uprobes_before=$(uprobes)
 
 # The first frame at a function's entry is the function itself; its caller comes next (the kernel
 # unwinds a `push %rbp` entry through the return address), then the C library's start-up code.
-out=$("$dtpp" -q -c "$target 3" -n 'pid$target::*sum_of_eight*:entry { @[ustack()] = count(); }' 2>&1) ||
+out=$("$dtpp" -q -c "$target 3" -n 'pid$target:a.out:*sum_of_eight*:entry { @[ustack()] = count(); }' 2>&1) ||
   fail "ustack run failed: $out"
 echo "$out" | grep -qx "              $name\`sum_of_eight(long, long, long, long, long, long, long, long)" ||
   fail "no demangled first frame in: $out"
@@ -23,7 +23,7 @@ echo "$out" | grep -qx "                1" || fail "not one stack counted once i
 
 for round in 1 2; do
   # A command far from done when exit() ends the run is killed, and reaped.
-  out=$("$dtpp" -q -c "$target 1000000000" -n 'pid$target::*area*:return /arg1 == 4/ { exit(0); }' 2>&1) ||
+  out=$("$dtpp" -q -c "$target 1000000000" -n 'pid$target:a.out:*area*:return /arg1 == 4/ { exit(0); }' 2>&1) ||
     fail "round $round: exit() run failed: $out"
   pgrep -x "$name" > /dev/null && fail "round $round: the -c command is still running"
   "$dtpp" -q -c "$target 2" -n 'pid$target:a.out::entry, pid$target:a.out::return { @ = count(); }' > /dev/null 2>&1 ||
