@@ -263,6 +263,7 @@ bool command_ended(const settings& s, bool wait) {
     ::ptrace(PTRACE_CONT, s.command, nullptr, reinterpret_cast<void*>(signal));
   }
   const_cast<settings&>(s).command = 0;
+  command_child = 0;  // reaped: its pid may be reused, and must not be killed
   return true;
 }
 
