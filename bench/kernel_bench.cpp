@@ -261,7 +261,7 @@ WORKLOAD_BENCHMARK(under_dtpp, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
 
 // A uprobe that traps costs microseconds: fewer calls, or the smoke run would take minutes.
-constexpr int pid_calls = 20000;
+constexpr int pid_calls = 5000;
 #define PID_BENCHMARK(name, ...) \
   BENCHMARK_CAPTURE(name, __VA_ARGS__)->Iterations(pid_calls)->Unit(benchmark::kNanosecond)
 PID_BENCHMARK(untraced, pid_call, call_loop<pid_push_rbp>);
