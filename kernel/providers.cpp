@@ -167,15 +167,16 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
 }
 
 // A USDT provider of one process ("myprov1234", from myprov$target): the provider's name and the
-// process, which must exist; nothing for any other provider.
+// process, which must exist and run a program (not a kernel thread, so that "http2" is not
+// taken for kthreadd's); nothing for any other provider.
 std::optional<std::pair<std::string, std::int64_t>> usdt_provider(const std::string& provider) {
   const auto digits = provider.find_last_not_of("0123456789");
   if (digits == std::string::npos || digits + 1 == provider.size() || provider.size() - digits > 11 || has_glob(provider) ||
       pid_provider(provider))
     return std::nullopt;
   const auto pid = std::stoll(provider.substr(digits + 1));
-  struct stat st {};
-  if (::stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0) return std::nullopt;
+  char exe[8];
+  if (::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe) < 0) return std::nullopt;
   return std::make_pair(provider.substr(0, digits + 1), pid);
 }
 
