@@ -746,8 +746,20 @@ class builder {
   place string_call(const expr& e, int depth) {
     switch (e.function) {
       case ir::subroutine::copyinstr: return copyinstr(e, depth);
+      case ir::subroutine::toupper: return with_case(eval_string(e.kids[0], depth), 'a');
+      case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
+      case ir::subroutine::strjoin: return strjoin(e, depth);
       case ir::subroutine::strlen:
-      case ir::subroutine::strjoin:
+      case ir::subroutine::cleanpath:
+      case ir::subroutine::strtoll:
+      case ir::subroutine::htons:
+      case ir::subroutine::htonl:
+      case ir::subroutine::htonll:
+      case ir::subroutine::ntohs:
+      case ir::subroutine::ntohl:
+      case ir::subroutine::ntohll:
+      case ir::subroutine::getmajor:
+      case ir::subroutine::getminor:
       case ir::subroutine::substr:
       case ir::subroutine::strchr:
       case ir::subroutine::strrchr:
@@ -809,6 +821,55 @@ class builder {
       e_.bind(same);
     }
     e_.bind(done);
+  }
+
+  // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
+  // flipped in case, byte by byte in a bounded loop.
+  place with_case(place from, std::int32_t first) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    copy(at, from, l_.strsize);
+    const auto loop = e_.make_label(), next = e_.make_label(), done = e_.make_label();
+    e_.mov(r0, 0);
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize), done);
+    pointer(r1, at);
+    e_.alu(BPF_ADD, r1, r0);
+    e_.load(r2, r1, 0, 1);
+    e_.alu(BPF_ADD, r0, 1);
+    e_.jump_if(BPF_JLT, r2, first, next);
+    e_.jump_if(BPF_JGT, r2, first + 25, next);
+    e_.alu(BPF_XOR, r2, 0x20);
+    e_.store(r1, 0, r2, 1);
+    e_.bind(next);
+    e_.jump(loop);
+    e_.bind(done);
+    return at;
+  }
+
+  // strjoin(a, b): a, then b's bytes after a's end, up to strsize - 1 of them in all.
+  place strjoin(const expr& e, int depth) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    copy(at, eval_string(e.kids[0], depth), l_.strsize);
+    const auto second = eval_string(e.kids[1], depth);
+    string_length(at);
+    const auto loop = e_.make_label(), done = e_.make_label();
+    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
+    e_.mov(r3, 0);  // r3 indexes b, r0 the joined string
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, r0, last, done);
+    e_.jump_if(BPF_JGE, r3, last, done);
+    pointer(r1, second);
+    e_.alu(BPF_ADD, r1, r3);
+    e_.load(r2, r1, 0, 1);
+    e_.jump_if(BPF_JEQ, r2, 0, done);
+    pointer(r1, at);
+    e_.alu(BPF_ADD, r1, r0);
+    e_.store(r1, 0, r2, 1);
+    e_.alu(BPF_ADD, r0, 1);
+    e_.alu(BPF_ADD, r3, 1);
+    e_.jump(loop);
+    e_.bind(done);
+    return at;
   }
 
   // r0 = strlen of a zero-padded string: a bounded loop.
@@ -1114,7 +1175,30 @@ class builder {
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
         return;
+      case ir::subroutine::htons:
+      case ir::subroutine::ntohs:
+      case ir::subroutine::htonl:
+      case ir::subroutine::ntohl:
+      case ir::subroutine::htonll:
+      case ir::subroutine::ntohll:
+        eval(e.kids[0], depth);
+        e_.to_big_endian(r0, 8 * e.t.size);
+        return;
+      // Linux's dev_t in the kernel: the major number in bits 20-31, the minor in bits 0-19.
+      case ir::subroutine::getmajor:
+        eval(e.kids[0], depth);
+        e_.alu(BPF_LSH, r0, 32);
+        e_.alu(BPF_RSH, r0, 52);
+        return;
+      case ir::subroutine::getminor:
+        eval(e.kids[0], depth);
+        e_.alu(BPF_AND, r0, 0xfffff);
+        return;
       case ir::subroutine::strjoin:
+      case ir::subroutine::cleanpath:
+      case ir::subroutine::toupper:
+      case ir::subroutine::tolower:
+      case ir::subroutine::strtoll:
       case ir::subroutine::substr:
       case ir::subroutine::strchr:
       case ir::subroutine::strrchr:
