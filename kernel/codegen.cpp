@@ -823,66 +823,83 @@ class builder {
     e_.bind(done);
   }
 
+  // The string loops below branch only on their counter: a branch on the data would leave the
+  // verifier a path to walk later for every byte, and it keeps at most 8,192 such paths for a
+  // whole program (a few dozen strjoin()s).
+
   // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
-  // flipped in case, byte by byte in a bounded loop.
+  // flipped in case.
   place with_case(place from, std::int32_t first) {
     const place at{r7, s_.allocate(l_.strsize)};
     copy(at, from, l_.strsize);
-    const auto loop = e_.make_label(), next = e_.make_label(), done = e_.make_label();
+    const auto loop = e_.make_label(), done = e_.make_label();
     e_.mov(r0, 0);
     e_.bind(loop);
     e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize), done);
     pointer(r1, at);
     e_.alu(BPF_ADD, r1, r0);
     e_.load(r2, r1, 0, 1);
-    e_.alu(BPF_ADD, r0, 1);
-    e_.jump_if(BPF_JLT, r2, first, next);
-    e_.jump_if(BPF_JGT, r2, first + 25, next);
-    e_.alu(BPF_XOR, r2, 0x20);
+    // t = byte - first is a letter's when 0 <= t <= 25: then both ~t and t - 26 are negative.
+    e_.mov(r3, r2);
+    e_.alu(BPF_SUB, r3, first);
+    e_.mov(r4, r3);
+    e_.alu(BPF_SUB, r4, 26);
+    e_.alu(BPF_XOR, r3, -1);
+    e_.alu(BPF_AND, r3, r4);
+    e_.alu(BPF_RSH, r3, 63);
+    e_.alu(BPF_LSH, r3, 5);  // 0x20, the case bit, for a letter
+    e_.alu(BPF_XOR, r2, r3);
     e_.store(r1, 0, r2, 1);
-    e_.bind(next);
+    e_.alu(BPF_ADD, r0, 1);
     e_.jump(loop);
     e_.bind(done);
     return at;
   }
 
-  // strjoin(a, b): a, then b's bytes after a's end, up to strsize - 1 of them in all.
+  // strjoin(a, b): a, then b's bytes (its zero padding too) after a's end, cut at strsize - 1.
+  // The copy runs into a second strsize bytes, so that no byte's place needs a check.
   place strjoin(const expr& e, int depth) {
-    const place at{r7, s_.allocate(l_.strsize)};
+    const place at{r7, s_.allocate(2 * l_.strsize)};
     copy(at, eval_string(e.kids[0], depth), l_.strsize);
     const auto second = eval_string(e.kids[1], depth);
     string_length(at);
     const auto loop = e_.make_label(), done = e_.make_label();
     const auto last = static_cast<std::int32_t>(l_.strsize - 1);
-    e_.mov(r3, 0);  // r3 indexes b, r0 the joined string
+    e_.mov(r4, r0);
+    e_.mov(r3, 0);  // r3 indexes b, r4 + r3 the joined string
     e_.bind(loop);
-    e_.jump_if(BPF_JGE, r0, last, done);
-    e_.jump_if(BPF_JGE, r3, last, done);
+    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), done);
     pointer(r1, second);
     e_.alu(BPF_ADD, r1, r3);
     e_.load(r2, r1, 0, 1);
-    e_.jump_if(BPF_JEQ, r2, 0, done);
     pointer(r1, at);
-    e_.alu(BPF_ADD, r1, r0);
+    e_.alu(BPF_ADD, r1, r4);
+    e_.alu(BPF_ADD, r1, r3);
     e_.store(r1, 0, r2, 1);
-    e_.alu(BPF_ADD, r0, 1);
     e_.alu(BPF_ADD, r3, 1);
     e_.jump(loop);
     e_.bind(done);
+    e_.store_imm(r7, off16(at.offset + static_cast<std::uint32_t>(last)), 0, 1);
     return at;
   }
 
-  // r0 = strlen of a zero-padded string: a bounded loop.
+  // r0 = strlen of a zero-padded string, at most strsize - 1: one is added for each byte until
+  // the first zero one (r3: 1 while none was).
   void string_length(place s) {
     const auto loop = e_.make_label(), done = e_.make_label();
     e_.mov(r0, 0);
+    e_.mov(r3, 1);
+    e_.mov(r4, 0);
     e_.bind(loop);
-    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize - 1), done);
+    e_.jump_if(BPF_JGE, r4, static_cast<std::int32_t>(l_.strsize - 1), done);
     pointer(r1, s);
-    e_.alu(BPF_ADD, r1, r0);
+    e_.alu(BPF_ADD, r1, r4);
     e_.load(r1, r1, 0, 1);
-    e_.jump_if(BPF_JEQ, r1, 0, done);
-    e_.alu(BPF_ADD, r0, 1);
+    e_.alu(BPF_ADD, r1, 255);
+    e_.alu(BPF_RSH, r1, 8);  // 1 for a byte not zero
+    e_.alu(BPF_AND, r3, r1);
+    e_.alu(BPF_ADD, r0, r3);
+    e_.alu(BPF_ADD, r4, 1);
     e_.jump(loop);
     e_.bind(done);
   }

@@ -1,0 +1,28 @@
+/*
+ * The string and integer subroutines both engines run, at their edges: empty strings, results
+ * cut at strsize - 1 characters, every byte that is not a letter, the byte-order and dev_t
+ * subroutines over 64-bit values.
+ */
+#pragma D option quiet
+#pragma D option strsize=16
+
+BEGIN
+{
+	empty = "";
+	s = "abc";
+	digits = "0123456789abcdefghij";
+	x = 0x123456789abcdef0;
+	dev = 0xabcdef0123456789;
+}
+
+BEGIN
+{
+	printf("[%s] [%s] [%s] [%s]\n", strjoin(s, "def"), strjoin(empty, s), strjoin(s, empty), strjoin(empty, empty));
+	printf("[%s] [%s] [%s]\n", strjoin(digits, s), strjoin(s, digits), strjoin(strjoin(s, s), strjoin(s, s)));
+	printf("[%s] [%s] [%s] [%s]\n", toupper("az-AZ{`@09\t~"), tolower("AZ-az[@\\_"), toupper(empty), tolower(digits));
+	printf("[%s] [%d]\n", toupper(strjoin(digits, "xyz")), strlen(strjoin(digits, digits)));
+	printf("%x %x %x %x %x %x\n", htons(x), htonl(x), htonll(x), ntohs(x), ntohl(x), ntohll(x));
+	printf("%x %x %x %x %d %d\n", htons(0), htonll(1), ntohl(0xff), ntohs(0xff00), getmajor(dev), getminor(dev));
+	printf("%x %x %x %x\n", getmajor(0xffffffff), getminor(0xffffffff), getmajor(0), getminor(0x100000));
+	exit(0);
+}
