@@ -785,14 +785,24 @@ class builder {
     const place at{r7, s_.allocate(l_.strsize)};
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
-    std::int32_t limit = static_cast<std::int32_t>(l_.strsize);
+    // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
+    // at most strsize.
+    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
     if (e.kids.size() > 1) {
-      if (e.kids[1].kind != kind_t::constant) throw error("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
-      limit = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.kids[1].value + 1, 1, l_.strsize));
+      eval(e.kids[1], depth + 1);
+      const auto within = e_.make_label();
+      e_.jump_if(BPF_JLE, r0, last, within);
+      e_.mov(r0, last);
+      e_.bind(within);
+      e_.alu(BPF_ADD, r0, 1);
+      e_.store(r10, temp(depth + 1), r0);
     }
     zero(at, l_.strsize);
     pointer(r1, at);
-    e_.mov(r2, limit);
+    if (e.kids.size() > 1)
+      e_.load(r2, r10, temp(depth + 1));
+    else
+      e_.mov(r2, last + 1);
     e_.load(r3, r10, temp(depth));
     e_.call(BPF_FUNC_probe_read_user_str);
     const auto ok = e_.make_label();
