@@ -735,7 +735,8 @@ class builder {
       }
       case kind_t::stringof:
         if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
-        break;
+        eval(e.kids[0], depth);
+        return decimal();
       case kind_t::call: return string_call(e, depth);
       default: break;
     }
@@ -749,6 +750,10 @@ class builder {
       case ir::subroutine::toupper: return with_case(eval_string(e.kids[0], depth), 'a');
       case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
       case ir::subroutine::strjoin: return strjoin(e, depth);
+      case ir::subroutine::lltostr:
+        if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
+        eval(e.kids[0], depth);
+        return decimal();
       case ir::subroutine::strlen:
       case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
@@ -767,7 +772,6 @@ class builder {
       case ir::subroutine::strtok:
       case ir::subroutine::index:
       case ir::subroutine::rindex:
-      case ir::subroutine::lltostr:
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
       case ir::subroutine::rand:
@@ -890,6 +894,70 @@ class builder {
     e_.jump(loop);
     e_.bind(done);
     e_.store_imm(r7, off16(at.offset + static_cast<std::uint32_t>(last)), 0, 1);
+    return at;
+  }
+
+  // r0 in decimal, as lltostr() and stringof() write it, cut at strsize - 1 characters: its 20
+  // digits (leading zeros too) end at byte 24 of a zeroed buffer strsize bytes longer, with a
+  // '-' before the significant ones; the string is copied from the first of those or the '-'.
+  place decimal() {
+    const place at{r7, s_.allocate(l_.strsize)};
+    const place digits{r7, s_.allocate(24 + l_.strsize)};
+    zero(digits, 24 + l_.strsize);
+    e_.mov(r3, r0);
+    e_.alu(BPF_ARSH, r3, 63);  // -1 when negative
+    e_.alu(BPF_XOR, r0, r3);
+    e_.alu(BPF_SUB, r0, r3);   // the magnitude, unsigned (INT64_MIN's too)
+    e_.mov(r4, 0);             // r4: significant digits
+    const auto loop = e_.make_label(), done = e_.make_label();
+    e_.mov(r5, 23);
+    e_.bind(loop);
+    e_.jump_if(BPF_JLT, r5, 4, done);
+    e_.mov(r1, r0);            // one more significant digit while the rest is not 0
+    e_.alu(BPF_NEG, r1, 0);
+    e_.alu(BPF_OR, r1, r0);
+    e_.alu(BPF_RSH, r1, 63);
+    e_.alu(BPF_ADD, r4, r1);
+    e_.mov(r1, r0);
+    e_.alu(BPF_MOD, r1, 10);
+    e_.alu(BPF_ADD, r1, '0');
+    pointer(r2, digits);
+    e_.alu(BPF_ADD, r2, r5);
+    e_.store(r2, 0, r1, 1);
+    e_.alu(BPF_DIV, r0, 10);
+    e_.alu(BPF_SUB, r5, 1);
+    e_.jump(loop);
+    e_.bind(done);
+    e_.mov(r1, r4);            // 0 has one digit
+    e_.alu(BPF_NEG, r1, 0);
+    e_.alu(BPF_OR, r1, r4);
+    e_.alu(BPF_RSH, r1, 63);
+    e_.alu(BPF_XOR, r1, 1);
+    e_.alu(BPF_ADD, r4, r1);
+    e_.mov(r1, 23);            // a place counted up from the buffer: the verifier refuses one counted down
+    e_.alu(BPF_SUB, r1, r4);
+    pointer(r2, digits);
+    e_.alu(BPF_ADD, r2, r1);
+    e_.store_imm(r2, 0, '-', 1);
+    e_.alu(BPF_AND, r3, 1);
+    e_.alu(BPF_ADD, r4, r3);   // the string's length
+    e_.mov(r5, 24);
+    e_.alu(BPF_SUB, r5, r4);   // where it starts
+    const auto copy_loop = e_.make_label(), copied = e_.make_label();
+    e_.mov(r3, 0);
+    e_.bind(copy_loop);
+    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), copied);
+    pointer(r1, digits);
+    e_.alu(BPF_ADD, r1, r5);
+    e_.alu(BPF_ADD, r1, r3);
+    e_.load(r2, r1, 0, 1);
+    pointer(r1, at);
+    e_.alu(BPF_ADD, r1, r3);
+    e_.store(r1, 0, r2, 1);
+    e_.alu(BPF_ADD, r3, 1);
+    e_.jump(copy_loop);
+    e_.bind(copied);
+    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
     return at;
   }
 

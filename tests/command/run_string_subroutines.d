@@ -1,7 +1,7 @@
 /*
  * The string and integer subroutines both engines run, at their edges: empty strings, results
  * cut at strsize - 1 characters, every byte that is not a letter, the byte-order and dev_t
- * subroutines over 64-bit values.
+ * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN.
  */
 #pragma D option quiet
 #pragma D option strsize=16
@@ -24,5 +24,8 @@ BEGIN
 	printf("%x %x %x %x %x %x\n", htons(x), htonl(x), htonll(x), ntohs(x), ntohl(x), ntohll(x));
 	printf("%x %x %x %x %d %d\n", htons(0), htonll(1), ntohl(0xff), ntohs(0xff00), getmajor(dev), getminor(dev));
 	printf("%x %x %x %x\n", getmajor(0xffffffff), getminor(0xffffffff), getmajor(0), getminor(0x100000));
+	min = -9223372036854775807 - 1;
+	printf("[%s] [%s] [%s] [%s] [%s]\n", lltostr(0), lltostr(-1), lltostr(123456789012345), lltostr(min), lltostr(min + 1));
+	printf("[%s] [%s] [%s] [%s]\n", stringof(42), stringof((int8_t)-128), stringof(0xffffffffffffffff), strjoin(lltostr(-7), stringof(7)));
 	exit(0);
 }
