@@ -750,6 +750,7 @@ class builder {
       case ir::subroutine::toupper: return with_case(eval_string(e.kids[0], depth), 'a');
       case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
       case ir::subroutine::strjoin: return strjoin(e, depth);
+      case ir::subroutine::substr: return substr(e, depth);
       case ir::subroutine::lltostr:
         if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
         eval(e.kids[0], depth);
@@ -765,7 +766,6 @@ class builder {
       case ir::subroutine::ntohll:
       case ir::subroutine::getmajor:
       case ir::subroutine::getminor:
-      case ir::subroutine::substr:
       case ir::subroutine::strchr:
       case ir::subroutine::strrchr:
       case ir::subroutine::strstr:
@@ -894,6 +894,73 @@ class builder {
     e_.jump(loop);
     e_.bind(done);
     e_.store_imm(r7, off16(at.offset + static_cast<std::uint32_t>(last)), 0, 1);
+    return at;
+  }
+
+  // substr(s, index, [count]) as DTrace's (and the in-process engine's substring()): a negative
+  // index counts from the end, the part of the range before the start is cut off, a negative
+  // count leaves that many characters off the end.
+  place substr(const expr& e, int depth) {
+    const place text{r7, s_.allocate(2 * l_.strsize)};  // the copy reads up to strsize past index
+    zero({r7, text.offset + l_.strsize}, l_.strsize);
+    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    eval(e.kids[1], depth);
+    e_.store(r10, temp(depth), r0);
+    if (e.kids.size() > 2) {
+      eval(e.kids[2], depth + 1);
+      e_.store(r10, temp(depth + 1), r0);
+    }
+    string_length(text);
+    e_.load(r1, r10, temp(depth));  // r1: the index
+    if (e.kids.size() > 2)
+      e_.load(r2, r10, temp(depth + 1));  // r2: the count
+    else
+      e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    const auto from_start = e_.make_label(), empty = e_.make_label(), counted = e_.make_label();
+    e_.jump_if(BPF_JSGE, r1, 0, from_start);
+    e_.alu(BPF_ADD, r1, r0);
+    e_.jump_if(BPF_JSGE, r1, 0, from_start);
+    e_.mov(r3, r1);  // before the start: what of the range is left
+    e_.alu(BPF_ADD, r3, r2);
+    e_.jump_if(BPF_JSLE, r3, 0, empty);
+    e_.mov(r2, r3);
+    e_.mov(r1, 0);
+    e_.bind(from_start);
+    e_.jump_if(BPF_JSGE, r1, r0, empty);
+    e_.jump_if(BPF_JSGE, r2, 0, counted);
+    e_.alu(BPF_ADD, r2, r0);  // a negative count: len - index + count
+    e_.alu(BPF_SUB, r2, r1);
+    e_.jump_if(BPF_JSGT, r2, 0, counted);
+    e_.bind(empty);
+    e_.mov(r1, 0);
+    e_.mov(r2, 0);
+    e_.bind(counted);
+    return copy_part(text);
+  }
+
+  // The r2 bytes of `from` (2 * strsize bytes) from r1 on (0 <= r1 < strsize), in a new string
+  // cut at strsize - 1: each byte masked by whether its place is below r2.
+  place copy_part(place from) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    const auto loop = e_.make_label(), done = e_.make_label();
+    e_.mov(r3, 0);
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), done);
+    pointer(r4, from);
+    e_.alu(BPF_ADD, r4, r1);
+    e_.alu(BPF_ADD, r4, r3);
+    e_.load(r5, r4, 0, 1);
+    e_.mov(r4, r3);
+    e_.alu(BPF_SUB, r4, r2);
+    e_.alu(BPF_ARSH, r4, 63);  // -1 when r3 < r2
+    e_.alu(BPF_AND, r5, r4);
+    pointer(r4, at);
+    e_.alu(BPF_ADD, r4, r3);
+    e_.store(r4, 0, r5, 1);
+    e_.alu(BPF_ADD, r3, 1);
+    e_.jump(loop);
+    e_.bind(done);
+    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
     return at;
   }
 

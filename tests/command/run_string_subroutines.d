@@ -1,7 +1,8 @@
 /*
  * The string and integer subroutines both engines run, at their edges: empty strings, results
  * cut at strsize - 1 characters, every byte that is not a letter, the byte-order and dev_t
- * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN.
+ * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN,
+ * substr with every out-of-range index and count.
  */
 #pragma D option quiet
 #pragma D option strsize=16
@@ -27,5 +28,10 @@ BEGIN
 	min = -9223372036854775807 - 1;
 	printf("[%s] [%s] [%s] [%s] [%s]\n", lltostr(0), lltostr(-1), lltostr(123456789012345), lltostr(min), lltostr(min + 1));
 	printf("[%s] [%s] [%s] [%s]\n", stringof(42), stringof((int8_t)-128), stringof(0xffffffffffffffff), strjoin(lltostr(-7), stringof(7)));
+	n = -6;
+	printf("[%s] [%s] [%s] [%s] [%s] [%s] [%s] [%s]\n", substr(s, n, 3), substr(s, -4, 3), substr(s, -5, 3), substr(s, -10),
+	    substr(s, 3), substr(s, 1, -1), substr(s, 1, -9), substr(empty, 0));
+	printf("[%s] [%s] [%s] [%s] [%s]\n", substr(s, 0), substr(s, 1, 1), substr(s, 2, 100), substr(digits, 3),
+	    substr(digits, -9223372036854775807 - 1, 9223372036854775807));
 	exit(0);
 }
