@@ -751,6 +751,8 @@ class builder {
       case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
       case ir::subroutine::strjoin: return strjoin(e, depth);
       case ir::subroutine::substr: return substr(e, depth);
+      case ir::subroutine::strchr: return character_search(e, depth, true);
+      case ir::subroutine::strrchr: return character_search(e, depth, false);
       case ir::subroutine::lltostr:
         if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
         eval(e.kids[0], depth);
@@ -766,8 +768,6 @@ class builder {
       case ir::subroutine::ntohll:
       case ir::subroutine::getmajor:
       case ir::subroutine::getminor:
-      case ir::subroutine::strchr:
-      case ir::subroutine::strrchr:
       case ir::subroutine::strstr:
       case ir::subroutine::strtok:
       case ir::subroutine::index:
@@ -935,6 +935,56 @@ class builder {
     e_.mov(r1, 0);
     e_.mov(r2, 0);
     e_.bind(counted);
+    return copy_part(text);
+  }
+
+  // strchr(s, c) (first) or strrchr(s, c): s from c's first or last place on, or "" without
+  // one. Every byte is looked at: r4 keeps the place of a match (the first: while r5, "none
+  // yet", is 1), r5 ends 0 when there was one.
+  place character_search(const expr& e, int depth, bool first) {
+    const place text{r7, s_.allocate(2 * l_.strsize)};
+    zero({r7, text.offset + l_.strsize}, l_.strsize);
+    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    eval(e.kids[1], depth);
+    e_.alu(BPF_AND, r0, 0xff);
+    const auto loop = e_.make_label(), done = e_.make_label();
+    e_.mov(r3, 0);
+    e_.mov(r4, 0);
+    e_.mov(r5, 1);
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize - 1), done);
+    pointer(r1, text);
+    e_.alu(BPF_ADD, r1, r3);
+    e_.load(r1, r1, 0, 1);
+    e_.alu(BPF_XOR, r1, r0);
+    e_.mov(r2, r1);          // r1 = 1 for a match
+    e_.alu(BPF_NEG, r2, 0);
+    e_.alu(BPF_OR, r1, r2);
+    e_.alu(BPF_RSH, r1, 63);
+    e_.alu(BPF_XOR, r1, 1);
+    if (first) {
+      e_.alu(BPF_XOR, r1, 1);  // 0 for a match
+      e_.alu(BPF_AND, r5, r1);
+      e_.alu(BPF_ADD, r4, r5);
+    } else {
+      e_.alu(BPF_NEG, r1, 0);  // all ones for a match: r4 = r3, r5 = 0
+      e_.mov(r2, r3);
+      e_.alu(BPF_XOR, r2, r4);
+      e_.alu(BPF_AND, r2, r1);
+      e_.alu(BPF_XOR, r4, r2);
+      e_.alu(BPF_XOR, r1, -1);
+      e_.alu(BPF_AND, r5, r1);
+    }
+    e_.alu(BPF_ADD, r3, 1);
+    e_.jump(loop);
+    e_.bind(done);
+    const auto found = e_.make_label();
+    e_.mov(r1, r4);
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    e_.jump_if(BPF_JEQ, r5, 0, found);
+    e_.mov(r1, 0);
+    e_.mov(r2, 0);
+    e_.bind(found);
     return copy_part(text);
   }
 

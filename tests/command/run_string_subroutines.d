@@ -2,7 +2,7 @@
  * The string and integer subroutines both engines run, at their edges: empty strings, results
  * cut at strsize - 1 characters, every byte that is not a letter, the byte-order and dev_t
  * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN,
- * substr with every out-of-range index and count.
+ * substr with every out-of-range index and count, strchr and strrchr.
  */
 #pragma D option quiet
 #pragma D option strsize=16
@@ -33,5 +33,8 @@ BEGIN
 	    substr(s, 3), substr(s, 1, -1), substr(s, 1, -9), substr(empty, 0));
 	printf("[%s] [%s] [%s] [%s] [%s]\n", substr(s, 0), substr(s, 1, 1), substr(s, 2, 100), substr(digits, 3),
 	    substr(digits, -9223372036854775807 - 1, 9223372036854775807));
+	c = 'b';
+	printf("[%s] [%s] [%s] [%s] [%s] [%s] [%s] [%s]\n", strchr("abcabc", c), strrchr("abcabc", c), strchr(s, 'x'),
+	    strrchr(s, 'x'), strchr(empty, 'a'), strrchr(empty, 'a'), strchr(s, 0), strrchr(digits, 'e'));
 	exit(0);
 }

@@ -3,8 +3,9 @@
 // over edge values of every width and signedness (INT64_MIN, division and modulo by negative
 // numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
-// stringof, substr), the byte-order and dev_t subroutines, and the aggregating functions over those
-// values. Each expression sits in a BEGIN clause of its own, so that a fault ends only its line.
+// stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
+// functions over those values. Each expression sits in a BEGIN clause of its own, so that a fault
+// ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
 // the program's clause.
@@ -99,13 +100,14 @@ std::string string_expression(chooser& c, int depth) {
     return c.pick(strings).name;
   }
   const auto sub = [&] { return string_expression(c, depth - 1); };
-  switch (c.below(6)) {
+  switch (c.below(7)) {
     case 0: return "strjoin(" + sub() + ", " + sub() + ")";
+    case 1: return c.pick(std::vector<std::string>{"toupper(", "tolower("}) + sub() + ")";
     case 2: return c.pick(std::vector<std::string>{"lltostr(", "stringof("}) + integer_expression(c, 1) + ")";
     case 3:
       return "substr(" + sub() + ", " + integer_expression(c, 1) +
              (c.below(2) ? ")" : ", " + integer_expression(c, 1) + ")");
-    case 1: return c.pick(std::vector<std::string>{"toupper(", "tolower("}) + sub() + ")";
+    case 4: return c.pick(std::vector<std::string>{"strchr(", "strrchr("}) + sub() + ", " + integer_expression(c, 1) + ")";
     default: return "(" + integer_expression(c, 1) + " ? " + sub() + " : " + sub() + ")";
   }
 }
