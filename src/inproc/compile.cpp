@@ -304,6 +304,25 @@ inline std::string with_case(std::string s, bool upper) {
     if ((upper ? c >= 'a' && c <= 'z' : c >= 'A' && c <= 'Z')) c = static_cast<char>(c ^ 0x20);
   return s;
 }
+// progenyof(pid): whether this process (which fires in-process probes) is pid or descends from
+// it, by the parents /proc/PID/stat names up to init.
+inline bool is_progeny_of(pid_t ancestor) {
+  for (pid_t p = ::getpid(); p > 0;) {
+    if (p == ancestor) return true;
+    char path[32];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(p));
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return false;
+    char line[512] = {};
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    const char* after_name = read ? std::strrchr(line, ')') : nullptr;  // the name may hold blanks and ')'
+    int parent = 0;
+    if (!after_name || std::sscanf(after_name, ") %*c %d", &parent) != 1) return false;
+    p = parent;
+  }
+  return false;
+}
 inline std::string from(const std::string& s, std::size_t at) {
   return at == std::string::npos ? std::string() : s.substr(at);
 }
@@ -383,10 +402,18 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
         thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
         return value{static_cast<std::int32_t>(generator()), {}};
       };
-    // Not run in-process: strtok and progenyof yield 0; stack() and ustack() are taken by
-    // their type before, and an action used as a value never passes the checker.
+    // strtok(s, delimiters): s's first token. Continuing with strtok(NULL, ...) needs NULL,
+    // which dtpp's D does not have yet: it is refused when compiled.
     case id::strtok:
+      return [](args a, size) {
+        const auto start = a[0].s.find_first_not_of(a[1].s);
+        if (start == std::string::npos) return value{};
+        return value{0, a[0].s.substr(start, a[0].s.find_first_of(a[1].s, start) - start)};
+      };
     case id::progenyof:
+      return [](args a, size) { return value{is_progeny_of(static_cast<pid_t>(a[0].i)) ? 1 : 0, {}}; };
+    // stack() and ustack() are taken by their type before, and an action used as a value never
+    // passes the checker.
     case id::speculation:  // compiled with the engine's state (speculation_call)
     case id::stack:
     case id::ustack:

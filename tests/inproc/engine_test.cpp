@@ -246,3 +246,11 @@ TEST_CASE("toupper, tolower, cleanpath, the byte-order and dev_t subroutines", "
             "  ntohs(x), ntohl(x), ntohll(x), getmajor(0xabcdef0123456789), getminor(0xabcdef0123456789)); }",
             [](auto&) {}) == "f0de f0debc9a f0debc9a78563412 f0de f0debc9a f0debc9a78563412 234 56789\n\n");
 }
+
+TEST_CASE("strtok gives a string's first token; progenyof follows this process's parents", "[inproc]") {
+  CHECK(run("BEGIN { printf(\"[%s][%s][%s][%s][%s]\\n\", strtok(\",,ab,cd\", \",\"), strtok(\"\", \",\"), strtok(\",,,\", \",\"),\n"
+            "  strtok(\"abc\", \"\"), strtok(\" a b\", \"\\t \")); }",
+            [](auto&) {}) == "[ab][][][abc][a]\n\n");
+  CHECK(run("BEGIN { printf(\"%d %d %d %d\\n\", progenyof(pid), progenyof(ppid), progenyof(1), progenyof(-1)); }",
+            [](auto&) {}) == "1 1 1 0\n\n");
+}
