@@ -841,32 +841,53 @@ class builder {
   // verifier a path to walk later for every byte, and it keeps at most 8,192 such paths for a
   // whole program (a few dozen strjoin()s).
 
+  // for (counter = 0; counter < count; ++counter) body();
+  template <class Body>
+  void counted_loop(reg counter, std::uint32_t count, Body body) {
+    const auto loop = e_.make_label(), done = e_.make_label();
+    e_.mov(counter, 0);
+    e_.bind(loop);
+    e_.jump_if(BPF_JGE, counter, static_cast<std::int32_t>(count), done);
+    body();
+    e_.alu(BPF_ADD, counter, 1);
+    e_.jump(loop);
+    e_.bind(done);
+  }
+
+  // dst = the address of byte `index` of a place.
+  void byte_address(reg dst, place at, reg index) {
+    pointer(dst, at);
+    e_.alu(BPF_ADD, dst, index);
+  }
+
+  // r = 1 when r is not 0, else 0, without a jump (spare is clobbered).
+  void to_flag(reg r, reg spare) {
+    e_.mov(spare, r);
+    e_.alu(BPF_NEG, spare, 0);
+    e_.alu(BPF_OR, r, spare);
+    e_.alu(BPF_RSH, r, 63);
+  }
+
   // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
   // flipped in case.
   place with_case(place from, std::int32_t first) {
     const place at{r7, s_.allocate(l_.strsize)};
     copy(at, from, l_.strsize);
-    const auto loop = e_.make_label(), done = e_.make_label();
-    e_.mov(r0, 0);
-    e_.bind(loop);
-    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize), done);
-    pointer(r1, at);
-    e_.alu(BPF_ADD, r1, r0);
-    e_.load(r2, r1, 0, 1);
-    // t = byte - first is a letter's when 0 <= t <= 25: then both ~t and t - 26 are negative.
-    e_.mov(r3, r2);
-    e_.alu(BPF_SUB, r3, first);
-    e_.mov(r4, r3);
-    e_.alu(BPF_SUB, r4, 26);
-    e_.alu(BPF_XOR, r3, -1);
-    e_.alu(BPF_AND, r3, r4);
-    e_.alu(BPF_RSH, r3, 63);
-    e_.alu(BPF_LSH, r3, 5);  // 0x20, the case bit, for a letter
-    e_.alu(BPF_XOR, r2, r3);
-    e_.store(r1, 0, r2, 1);
-    e_.alu(BPF_ADD, r0, 1);
-    e_.jump(loop);
-    e_.bind(done);
+    counted_loop(r0, l_.strsize, [&] {
+      byte_address(r1, at, r0);
+      e_.load(r2, r1, 0, 1);
+      // t = byte - first is a letter's when 0 <= t <= 25: then both ~t and t - 26 are negative.
+      e_.mov(r3, r2);
+      e_.alu(BPF_SUB, r3, first);
+      e_.mov(r4, r3);
+      e_.alu(BPF_SUB, r4, 26);
+      e_.alu(BPF_XOR, r3, -1);
+      e_.alu(BPF_AND, r3, r4);
+      e_.alu(BPF_RSH, r3, 63);
+      e_.alu(BPF_LSH, r3, 5);  // 0x20, the case bit, for a letter
+      e_.alu(BPF_XOR, r2, r3);
+      e_.store(r1, 0, r2, 1);
+    });
     return at;
   }
 
@@ -877,23 +898,15 @@ class builder {
     copy(at, eval_string(e.kids[0], depth), l_.strsize);
     const auto second = eval_string(e.kids[1], depth);
     string_length(at);
-    const auto loop = e_.make_label(), done = e_.make_label();
-    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
     e_.mov(r4, r0);
-    e_.mov(r3, 0);  // r3 indexes b, r4 + r3 the joined string
-    e_.bind(loop);
-    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), done);
-    pointer(r1, second);
-    e_.alu(BPF_ADD, r1, r3);
-    e_.load(r2, r1, 0, 1);
-    pointer(r1, at);
-    e_.alu(BPF_ADD, r1, r4);
-    e_.alu(BPF_ADD, r1, r3);
-    e_.store(r1, 0, r2, 1);
-    e_.alu(BPF_ADD, r3, 1);
-    e_.jump(loop);
-    e_.bind(done);
-    e_.store_imm(r7, off16(at.offset + static_cast<std::uint32_t>(last)), 0, 1);
+    counted_loop(r3, l_.strsize, [&] {  // r3 indexes b, r4 + r3 the joined string
+      byte_address(r1, second, r3);
+      e_.load(r2, r1, 0, 1);
+      byte_address(r1, at, r4);
+      e_.alu(BPF_ADD, r1, r3);
+      e_.store(r1, 0, r2, 1);
+    });
+    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
     return at;
   }
 
@@ -947,37 +960,26 @@ class builder {
     copy(text, eval_string(e.kids[0], depth), l_.strsize);
     eval(e.kids[1], depth);
     e_.alu(BPF_AND, r0, 0xff);
-    const auto loop = e_.make_label(), done = e_.make_label();
-    e_.mov(r3, 0);
     e_.mov(r4, 0);
     e_.mov(r5, 1);
-    e_.bind(loop);
-    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize - 1), done);
-    pointer(r1, text);
-    e_.alu(BPF_ADD, r1, r3);
-    e_.load(r1, r1, 0, 1);
-    e_.alu(BPF_XOR, r1, r0);
-    e_.mov(r2, r1);          // r1 = 1 for a match
-    e_.alu(BPF_NEG, r2, 0);
-    e_.alu(BPF_OR, r1, r2);
-    e_.alu(BPF_RSH, r1, 63);
-    e_.alu(BPF_XOR, r1, 1);
-    if (first) {
-      e_.alu(BPF_XOR, r1, 1);  // 0 for a match
-      e_.alu(BPF_AND, r5, r1);
-      e_.alu(BPF_ADD, r4, r5);
-    } else {
-      e_.alu(BPF_NEG, r1, 0);  // all ones for a match: r4 = r3, r5 = 0
-      e_.mov(r2, r3);
-      e_.alu(BPF_XOR, r2, r4);
-      e_.alu(BPF_AND, r2, r1);
-      e_.alu(BPF_XOR, r4, r2);
-      e_.alu(BPF_XOR, r1, -1);
-      e_.alu(BPF_AND, r5, r1);
-    }
-    e_.alu(BPF_ADD, r3, 1);
-    e_.jump(loop);
-    e_.bind(done);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      byte_address(r1, text, r3);
+      e_.load(r1, r1, 0, 1);
+      e_.alu(BPF_XOR, r1, r0);
+      to_flag(r1, r2);  // 0 for a match
+      if (first) {
+        e_.alu(BPF_AND, r5, r1);
+        e_.alu(BPF_ADD, r4, r5);
+      } else {
+        e_.alu(BPF_SUB, r1, 1);  // all ones for a match: r4 = r3, r5 = 0
+        e_.mov(r2, r3);
+        e_.alu(BPF_XOR, r2, r4);
+        e_.alu(BPF_AND, r2, r1);
+        e_.alu(BPF_XOR, r4, r2);
+        e_.alu(BPF_XOR, r1, -1);
+        e_.alu(BPF_AND, r5, r1);
+      }
+    });
     const auto found = e_.make_label();
     e_.mov(r1, r4);
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
@@ -988,28 +990,22 @@ class builder {
     return copy_part(text);
   }
 
-  // The r2 bytes of `from` (2 * strsize bytes) from r1 on (0 <= r1 < strsize), in a new string
-  // cut at strsize - 1: each byte masked by whether its place is below r2.
+  // The r2 bytes of `from` from r1 on, in a new string cut at strsize - 1, each byte masked by
+  // whether its place is below r2: `from` holds r1 + strsize bytes (r1 < strsize in a place of
+  // 2 * strsize, r1 <= 24 in decimal()'s digits).
   place copy_part(place from) {
     const place at{r7, s_.allocate(l_.strsize)};
-    const auto loop = e_.make_label(), done = e_.make_label();
-    e_.mov(r3, 0);
-    e_.bind(loop);
-    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), done);
-    pointer(r4, from);
-    e_.alu(BPF_ADD, r4, r1);
-    e_.alu(BPF_ADD, r4, r3);
-    e_.load(r5, r4, 0, 1);
-    e_.mov(r4, r3);
-    e_.alu(BPF_SUB, r4, r2);
-    e_.alu(BPF_ARSH, r4, 63);  // -1 when r3 < r2
-    e_.alu(BPF_AND, r5, r4);
-    pointer(r4, at);
-    e_.alu(BPF_ADD, r4, r3);
-    e_.store(r4, 0, r5, 1);
-    e_.alu(BPF_ADD, r3, 1);
-    e_.jump(loop);
-    e_.bind(done);
+    counted_loop(r3, l_.strsize, [&] {
+      byte_address(r4, from, r1);
+      e_.alu(BPF_ADD, r4, r3);
+      e_.load(r5, r4, 0, 1);
+      e_.mov(r4, r3);
+      e_.alu(BPF_SUB, r4, r2);
+      e_.alu(BPF_ARSH, r4, 63);  // -1 when r3 < r2
+      e_.alu(BPF_AND, r5, r4);
+      byte_address(r4, at, r3);
+      e_.store(r4, 0, r5, 1);
+    });
     e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
     return at;
   }
@@ -1018,7 +1014,6 @@ class builder {
   // digits (leading zeros too) end at byte 24 of a zeroed buffer strsize bytes longer, with a
   // '-' before the significant ones; the string is copied from the first of those or the '-'.
   place decimal() {
-    const place at{r7, s_.allocate(l_.strsize)};
     const place digits{r7, s_.allocate(24 + l_.strsize)};
     zero(digits, 24 + l_.strsize);
     e_.mov(r3, r0);
@@ -1026,77 +1021,48 @@ class builder {
     e_.alu(BPF_XOR, r0, r3);
     e_.alu(BPF_SUB, r0, r3);   // the magnitude, unsigned (INT64_MIN's too)
     e_.mov(r4, 0);             // r4: significant digits
-    const auto loop = e_.make_label(), done = e_.make_label();
-    e_.mov(r5, 23);
-    e_.bind(loop);
-    e_.jump_if(BPF_JLT, r5, 4, done);
-    e_.mov(r1, r0);            // one more significant digit while the rest is not 0
-    e_.alu(BPF_NEG, r1, 0);
-    e_.alu(BPF_OR, r1, r0);
-    e_.alu(BPF_RSH, r1, 63);
-    e_.alu(BPF_ADD, r4, r1);
-    e_.mov(r1, r0);
-    e_.alu(BPF_MOD, r1, 10);
-    e_.alu(BPF_ADD, r1, '0');
-    pointer(r2, digits);
-    e_.alu(BPF_ADD, r2, r5);
-    e_.store(r2, 0, r1, 1);
-    e_.alu(BPF_DIV, r0, 10);
-    e_.alu(BPF_SUB, r5, 1);
-    e_.jump(loop);
-    e_.bind(done);
+    counted_loop(r5, 20, [&] {
+      e_.mov(r1, r0);          // one more significant digit while the rest is not 0
+      to_flag(r1, r2);
+      e_.alu(BPF_ADD, r4, r1);
+      e_.mov(r2, 23);          // places counted up from the buffer: the verifier refuses ones counted down
+      e_.alu(BPF_SUB, r2, r5);
+      byte_address(r1, digits, r2);
+      e_.mov(r2, r0);
+      e_.alu(BPF_MOD, r2, 10);
+      e_.alu(BPF_ADD, r2, '0');
+      e_.store(r1, 0, r2, 1);
+      e_.alu(BPF_DIV, r0, 10);
+    });
     e_.mov(r1, r4);            // 0 has one digit
-    e_.alu(BPF_NEG, r1, 0);
-    e_.alu(BPF_OR, r1, r4);
-    e_.alu(BPF_RSH, r1, 63);
+    to_flag(r1, r2);
     e_.alu(BPF_XOR, r1, 1);
     e_.alu(BPF_ADD, r4, r1);
-    e_.mov(r1, 23);            // a place counted up from the buffer: the verifier refuses one counted down
+    e_.mov(r1, 23);
     e_.alu(BPF_SUB, r1, r4);
-    pointer(r2, digits);
-    e_.alu(BPF_ADD, r2, r1);
+    byte_address(r2, digits, r1);
     e_.store_imm(r2, 0, '-', 1);
     e_.alu(BPF_AND, r3, 1);
     e_.alu(BPF_ADD, r4, r3);   // the string's length
-    e_.mov(r5, 24);
-    e_.alu(BPF_SUB, r5, r4);   // where it starts
-    const auto copy_loop = e_.make_label(), copied = e_.make_label();
-    e_.mov(r3, 0);
-    e_.bind(copy_loop);
-    e_.jump_if(BPF_JGE, r3, static_cast<std::int32_t>(l_.strsize), copied);
-    pointer(r1, digits);
-    e_.alu(BPF_ADD, r1, r5);
-    e_.alu(BPF_ADD, r1, r3);
-    e_.load(r2, r1, 0, 1);
-    pointer(r1, at);
-    e_.alu(BPF_ADD, r1, r3);
-    e_.store(r1, 0, r2, 1);
-    e_.alu(BPF_ADD, r3, 1);
-    e_.jump(copy_loop);
-    e_.bind(copied);
-    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
-    return at;
+    e_.mov(r1, 24);
+    e_.alu(BPF_SUB, r1, r4);   // where it starts
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    return copy_part(digits);
   }
 
   // r0 = strlen of a zero-padded string, at most strsize - 1: one is added for each byte until
   // the first zero one (r3: 1 while none was).
   void string_length(place s) {
-    const auto loop = e_.make_label(), done = e_.make_label();
     e_.mov(r0, 0);
     e_.mov(r3, 1);
-    e_.mov(r4, 0);
-    e_.bind(loop);
-    e_.jump_if(BPF_JGE, r4, static_cast<std::int32_t>(l_.strsize - 1), done);
-    pointer(r1, s);
-    e_.alu(BPF_ADD, r1, r4);
-    e_.load(r1, r1, 0, 1);
-    e_.alu(BPF_ADD, r1, 255);
-    e_.alu(BPF_RSH, r1, 8);  // 1 for a byte not zero
-    e_.alu(BPF_AND, r3, r1);
-    e_.alu(BPF_ADD, r0, r3);
-    e_.alu(BPF_ADD, r4, 1);
-    e_.jump(loop);
-    e_.bind(done);
+    counted_loop(r4, l_.strsize - 1, [&] {
+      byte_address(r1, s, r4);
+      e_.load(r1, r1, 0, 1);
+      e_.alu(BPF_ADD, r1, 255);
+      e_.alu(BPF_RSH, r1, 8);  // 1 for a byte not zero
+      e_.alu(BPF_AND, r3, r1);
+      e_.alu(BPF_ADD, r0, r3);
+    });
   }
 
   // ---- integer expressions -------------------------------------------------------------------
