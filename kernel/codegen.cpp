@@ -735,7 +735,8 @@ class builder {
       }
       case kind_t::stringof:
         if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
-        break;
+        eval(e.kids[0], depth);
+        return decimal();
       case kind_t::call: return string_call(e, depth);
       default: break;
     }
@@ -746,16 +747,31 @@ class builder {
   place string_call(const expr& e, int depth) {
     switch (e.function) {
       case ir::subroutine::copyinstr: return copyinstr(e, depth);
+      case ir::subroutine::toupper: return with_case(eval_string(e.kids[0], depth), 'a');
+      case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
+      case ir::subroutine::strjoin: return strjoin(e, depth);
+      case ir::subroutine::substr: return substr(e, depth);
+      case ir::subroutine::strchr: return character_search(e, depth, true);
+      case ir::subroutine::strrchr: return character_search(e, depth, false);
+      case ir::subroutine::lltostr:
+        if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
+        eval(e.kids[0], depth);
+        return decimal();
       case ir::subroutine::strlen:
-      case ir::subroutine::strjoin:
-      case ir::subroutine::substr:
-      case ir::subroutine::strchr:
-      case ir::subroutine::strrchr:
+      case ir::subroutine::cleanpath:
+      case ir::subroutine::strtoll:
+      case ir::subroutine::htons:
+      case ir::subroutine::htonl:
+      case ir::subroutine::htonll:
+      case ir::subroutine::ntohs:
+      case ir::subroutine::ntohl:
+      case ir::subroutine::ntohll:
+      case ir::subroutine::getmajor:
+      case ir::subroutine::getminor:
       case ir::subroutine::strstr:
       case ir::subroutine::strtok:
       case ir::subroutine::index:
       case ir::subroutine::rindex:
-      case ir::subroutine::lltostr:
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
       case ir::subroutine::rand:
@@ -773,14 +789,24 @@ class builder {
     const place at{r7, s_.allocate(l_.strsize)};
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
-    std::int32_t limit = static_cast<std::int32_t>(l_.strsize);
+    // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
+    // at most strsize.
+    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
     if (e.kids.size() > 1) {
-      if (e.kids[1].kind != kind_t::constant) throw error("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
-      limit = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.kids[1].value + 1, 1, l_.strsize));
+      eval(e.kids[1], depth + 1);
+      const auto within = e_.make_label();
+      e_.jump_if(BPF_JLE, r0, last, within);
+      e_.mov(r0, last);
+      e_.bind(within);
+      e_.alu(BPF_ADD, r0, 1);
+      e_.store(r10, temp(depth + 1), r0);
     }
     zero(at, l_.strsize);
     pointer(r1, at);
-    e_.mov(r2, limit);
+    if (e.kids.size() > 1)
+      e_.load(r2, r10, temp(depth + 1));
+    else
+      e_.mov(r2, last + 1);
     e_.load(r3, r10, temp(depth));
     e_.call(BPF_FUNC_probe_read_user_str);
     const auto ok = e_.make_label();
@@ -811,19 +837,232 @@ class builder {
     e_.bind(done);
   }
 
-  // r0 = strlen of a zero-padded string: a bounded loop.
-  void string_length(place s) {
+  // The string loops below branch only on their counter: a branch on the data would leave the
+  // verifier a path to walk later for every byte, and it keeps at most 8,192 such paths for a
+  // whole program (a few dozen strjoin()s).
+
+  // for (counter = 0; counter < count; ++counter) body();
+  template <class Body>
+  void counted_loop(reg counter, std::uint32_t count, Body body) {
     const auto loop = e_.make_label(), done = e_.make_label();
-    e_.mov(r0, 0);
+    e_.mov(counter, 0);
     e_.bind(loop);
-    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.strsize - 1), done);
-    pointer(r1, s);
-    e_.alu(BPF_ADD, r1, r0);
-    e_.load(r1, r1, 0, 1);
-    e_.jump_if(BPF_JEQ, r1, 0, done);
-    e_.alu(BPF_ADD, r0, 1);
+    e_.jump_if(BPF_JGE, counter, static_cast<std::int32_t>(count), done);
+    body();
+    e_.alu(BPF_ADD, counter, 1);
     e_.jump(loop);
     e_.bind(done);
+  }
+
+  // dst = the address of byte `index` of a place.
+  void byte_address(reg dst, place at, reg index) {
+    pointer(dst, at);
+    e_.alu(BPF_ADD, dst, index);
+  }
+
+  // r = 1 when r is not 0, else 0, without a jump (spare is clobbered).
+  void to_flag(reg r, reg spare) {
+    e_.mov(spare, r);
+    e_.alu(BPF_NEG, spare, 0);
+    e_.alu(BPF_OR, r, spare);
+    e_.alu(BPF_RSH, r, 63);
+  }
+
+  // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
+  // flipped in case.
+  place with_case(place from, std::int32_t first) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    copy(at, from, l_.strsize);
+    counted_loop(r0, l_.strsize, [&] {
+      byte_address(r1, at, r0);
+      e_.load(r2, r1, 0, 1);
+      // t = byte - first is a letter's when 0 <= t <= 25: then both ~t and t - 26 are negative.
+      e_.mov(r3, r2);
+      e_.alu(BPF_SUB, r3, first);
+      e_.mov(r4, r3);
+      e_.alu(BPF_SUB, r4, 26);
+      e_.alu(BPF_XOR, r3, -1);
+      e_.alu(BPF_AND, r3, r4);
+      e_.alu(BPF_RSH, r3, 63);
+      e_.alu(BPF_LSH, r3, 5);  // 0x20, the case bit, for a letter
+      e_.alu(BPF_XOR, r2, r3);
+      e_.store(r1, 0, r2, 1);
+    });
+    return at;
+  }
+
+  // strjoin(a, b): a, then b's bytes (its zero padding too) after a's end, cut at strsize - 1.
+  // The copy runs into a second strsize bytes, so that no byte's place needs a check.
+  place strjoin(const expr& e, int depth) {
+    const place at{r7, s_.allocate(2 * l_.strsize)};
+    copy(at, eval_string(e.kids[0], depth), l_.strsize);
+    const auto second = eval_string(e.kids[1], depth);
+    string_length(at);
+    e_.mov(r4, r0);
+    counted_loop(r3, l_.strsize, [&] {  // r3 indexes b, r4 + r3 the joined string
+      byte_address(r1, second, r3);
+      e_.load(r2, r1, 0, 1);
+      byte_address(r1, at, r4);
+      e_.alu(BPF_ADD, r1, r3);
+      e_.store(r1, 0, r2, 1);
+    });
+    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    return at;
+  }
+
+  // substr(s, index, [count]) as DTrace's (and the in-process engine's substring()): a negative
+  // index counts from the end, the part of the range before the start is cut off, a negative
+  // count leaves that many characters off the end.
+  place substr(const expr& e, int depth) {
+    const place text{r7, s_.allocate(2 * l_.strsize)};  // the copy reads up to strsize past index
+    zero({r7, text.offset + l_.strsize}, l_.strsize);
+    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    eval(e.kids[1], depth);
+    e_.store(r10, temp(depth), r0);
+    if (e.kids.size() > 2) {
+      eval(e.kids[2], depth + 1);
+      e_.store(r10, temp(depth + 1), r0);
+    }
+    string_length(text);
+    e_.load(r1, r10, temp(depth));  // r1: the index
+    if (e.kids.size() > 2)
+      e_.load(r2, r10, temp(depth + 1));  // r2: the count
+    else
+      e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    const auto from_start = e_.make_label(), empty = e_.make_label(), counted = e_.make_label();
+    e_.jump_if(BPF_JSGE, r1, 0, from_start);
+    e_.alu(BPF_ADD, r1, r0);
+    e_.jump_if(BPF_JSGE, r1, 0, from_start);
+    e_.mov(r3, r1);  // before the start: what of the range is left
+    e_.alu(BPF_ADD, r3, r2);
+    e_.jump_if(BPF_JSLE, r3, 0, empty);
+    e_.mov(r2, r3);
+    e_.mov(r1, 0);
+    e_.bind(from_start);
+    e_.jump_if(BPF_JSGE, r1, r0, empty);
+    e_.jump_if(BPF_JSGE, r2, 0, counted);
+    e_.alu(BPF_ADD, r2, r0);  // a negative count: len - index + count
+    e_.alu(BPF_SUB, r2, r1);
+    e_.jump_if(BPF_JSGT, r2, 0, counted);
+    e_.bind(empty);
+    e_.mov(r1, 0);
+    e_.mov(r2, 0);
+    e_.bind(counted);
+    return copy_part(text);
+  }
+
+  // strchr(s, c) (first) or strrchr(s, c): s from c's first or last place on, or "" without
+  // one. Every byte is looked at: r4 keeps the place of a match (the first: while r5, "none
+  // yet", is 1), r5 ends 0 when there was one.
+  place character_search(const expr& e, int depth, bool first) {
+    const place text{r7, s_.allocate(2 * l_.strsize)};
+    zero({r7, text.offset + l_.strsize}, l_.strsize);
+    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    eval(e.kids[1], depth);
+    e_.alu(BPF_AND, r0, 0xff);
+    e_.mov(r4, 0);
+    e_.mov(r5, 1);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      byte_address(r1, text, r3);
+      e_.load(r1, r1, 0, 1);
+      e_.alu(BPF_XOR, r1, r0);
+      to_flag(r1, r2);  // 0 for a match
+      if (first) {
+        e_.alu(BPF_AND, r5, r1);
+        e_.alu(BPF_ADD, r4, r5);
+      } else {
+        e_.alu(BPF_SUB, r1, 1);  // all ones for a match: r4 = r3, r5 = 0
+        e_.mov(r2, r3);
+        e_.alu(BPF_XOR, r2, r4);
+        e_.alu(BPF_AND, r2, r1);
+        e_.alu(BPF_XOR, r4, r2);
+        e_.alu(BPF_XOR, r1, -1);
+        e_.alu(BPF_AND, r5, r1);
+      }
+    });
+    const auto found = e_.make_label();
+    e_.mov(r1, r4);
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    e_.jump_if(BPF_JEQ, r5, 0, found);
+    e_.mov(r1, 0);
+    e_.mov(r2, 0);
+    e_.bind(found);
+    return copy_part(text);
+  }
+
+  // The r2 bytes of `from` from r1 on, in a new string cut at strsize - 1, each byte masked by
+  // whether its place is below r2: `from` holds r1 + strsize bytes (r1 < strsize in a place of
+  // 2 * strsize, r1 <= 24 in decimal()'s digits).
+  place copy_part(place from) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    counted_loop(r3, l_.strsize, [&] {
+      byte_address(r4, from, r1);
+      e_.alu(BPF_ADD, r4, r3);
+      e_.load(r5, r4, 0, 1);
+      e_.mov(r4, r3);
+      e_.alu(BPF_SUB, r4, r2);
+      e_.alu(BPF_ARSH, r4, 63);  // -1 when r3 < r2
+      e_.alu(BPF_AND, r5, r4);
+      byte_address(r4, at, r3);
+      e_.store(r4, 0, r5, 1);
+    });
+    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    return at;
+  }
+
+  // r0 in decimal, as lltostr() and stringof() write it, cut at strsize - 1 characters: its 20
+  // digits (leading zeros too) end at byte 24 of a zeroed buffer strsize bytes longer, with a
+  // '-' before the significant ones; the string is copied from the first of those or the '-'.
+  place decimal() {
+    const place digits{r7, s_.allocate(24 + l_.strsize)};
+    zero(digits, 24 + l_.strsize);
+    e_.mov(r3, r0);
+    e_.alu(BPF_ARSH, r3, 63);  // -1 when negative
+    e_.alu(BPF_XOR, r0, r3);
+    e_.alu(BPF_SUB, r0, r3);   // the magnitude, unsigned (INT64_MIN's too)
+    e_.mov(r4, 0);             // r4: significant digits
+    counted_loop(r5, 20, [&] {
+      e_.mov(r1, r0);          // one more significant digit while the rest is not 0
+      to_flag(r1, r2);
+      e_.alu(BPF_ADD, r4, r1);
+      e_.mov(r2, 23);          // places counted up from the buffer: the verifier refuses ones counted down
+      e_.alu(BPF_SUB, r2, r5);
+      byte_address(r1, digits, r2);
+      e_.mov(r2, r0);
+      e_.alu(BPF_MOD, r2, 10);
+      e_.alu(BPF_ADD, r2, '0');
+      e_.store(r1, 0, r2, 1);
+      e_.alu(BPF_DIV, r0, 10);
+    });
+    e_.mov(r1, r4);            // 0 has one digit
+    to_flag(r1, r2);
+    e_.alu(BPF_XOR, r1, 1);
+    e_.alu(BPF_ADD, r4, r1);
+    e_.mov(r1, 23);
+    e_.alu(BPF_SUB, r1, r4);
+    byte_address(r2, digits, r1);
+    e_.store_imm(r2, 0, '-', 1);
+    e_.alu(BPF_AND, r3, 1);
+    e_.alu(BPF_ADD, r4, r3);   // the string's length
+    e_.mov(r1, 24);
+    e_.alu(BPF_SUB, r1, r4);   // where it starts
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    return copy_part(digits);
+  }
+
+  // r0 = strlen of a zero-padded string, at most strsize - 1: one is added for each byte until
+  // the first zero one (r3: 1 while none was).
+  void string_length(place s) {
+    e_.mov(r0, 0);
+    e_.mov(r3, 1);
+    counted_loop(r4, l_.strsize - 1, [&] {
+      byte_address(r1, s, r4);
+      e_.load(r1, r1, 0, 1);
+      e_.alu(BPF_ADD, r1, 255);
+      e_.alu(BPF_RSH, r1, 8);  // 1 for a byte not zero
+      e_.alu(BPF_AND, r3, r1);
+      e_.alu(BPF_ADD, r0, r3);
+    });
   }
 
   // ---- integer expressions -------------------------------------------------------------------
@@ -1164,7 +1403,30 @@ class builder {
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
         return;
+      case ir::subroutine::htons:
+      case ir::subroutine::ntohs:
+      case ir::subroutine::htonl:
+      case ir::subroutine::ntohl:
+      case ir::subroutine::htonll:
+      case ir::subroutine::ntohll:
+        eval(e.kids[0], depth);
+        e_.to_big_endian(r0, 8 * e.t.size);
+        return;
+      // Linux's dev_t in the kernel: the major number in bits 20-31, the minor in bits 0-19.
+      case ir::subroutine::getmajor:
+        eval(e.kids[0], depth);
+        e_.alu(BPF_LSH, r0, 32);
+        e_.alu(BPF_RSH, r0, 52);
+        return;
+      case ir::subroutine::getminor:
+        eval(e.kids[0], depth);
+        e_.alu(BPF_AND, r0, 0xfffff);
+        return;
       case ir::subroutine::strjoin:
+      case ir::subroutine::cleanpath:
+      case ir::subroutine::toupper:
+      case ir::subroutine::tolower:
+      case ir::subroutine::strtoll:
       case ir::subroutine::substr:
       case ir::subroutine::strchr:
       case ir::subroutine::strrchr:

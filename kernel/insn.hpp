@@ -51,7 +51,9 @@ class emitter {
   /// dst = (u32)dst: clears the upper half.
   void zero_extend32(reg dst) { put(BPF_ALU | BPF_MOV | BPF_X, dst, dst, 0, 0); }
   /// Byte-swaps dst as a big-endian 64-bit value would read (on little-endian machines).
-  void to_big_endian64(reg dst) { put(BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, 64); }
+  void to_big_endian64(reg dst) { to_big_endian(dst, 64); }
+  /// The low `bits` (16, 32, 64) of dst in big-endian order, the rest cleared (on a little-endian host).
+  void to_big_endian(reg dst, std::int32_t bits) { put(BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, bits); }
   /// Sign- or zero-extends the low `bytes` of dst to 64 bits.
   void extend(reg dst, std::uint32_t bytes, bool is_signed) {
     if (bytes >= 8) return;

@@ -420,9 +420,15 @@ expr checker::call(const ast::node_ptr& n) {
       {id::substr, "string", {"string", "int", "int"}, 2}, {id::strchr, "string", {"string", "char"}, 2},
       {id::strrchr, "string", {"string", "char"}, 2}, {id::strstr, "string", {"string", "string"}, 2},
       {id::strtok, "string", {"string", "string"}, 2}, {id::index, "int", {"string", "string", "int"}, 2},
-      {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t"}, 1},
+      {id::rindex, "int", {"string", "string", "int"}, 2}, {id::lltostr, "string", {"int64_t", "int"}, 1},
       {id::copyinstr, "string", {"uintptr_t", "size_t"}, 1}, {id::basename, "string", {"string"}, 1},
-      {id::dirname, "string", {"string"}, 1},         {id::rand, "int", {}, 0},
+      {id::dirname, "string", {"string"}, 1},         {id::cleanpath, "string", {"string"}, 1},
+      {id::toupper, "string", {"string"}, 1},         {id::tolower, "string", {"string"}, 1},
+      {id::strtoll, "int64_t", {"string", "int"}, 1}, {id::htons, "uint16_t", {"uint16_t"}, 1},
+      {id::htonl, "uint32_t", {"uint32_t"}, 1},      {id::htonll, "uint64_t", {"uint64_t"}, 1},
+      {id::ntohs, "uint16_t", {"uint16_t"}, 1},      {id::ntohl, "uint32_t", {"uint32_t"}, 1},
+      {id::ntohll, "uint64_t", {"uint64_t"}, 1},     {id::getmajor, "dev_t", {"dev_t"}, 1},
+      {id::getminor, "dev_t", {"dev_t"}, 1},         {id::rand, "int", {}, 0},
       {id::progenyof, "int", {"pid_t"}, 1},          {id::speculation, "int", {}, 0}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)

@@ -34,7 +34,8 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"u_longlong_t", 8, false}, {"longlong_t", 8, true}, {"off_t", 8, true},
       {"caddr_t", 8, false}, {"hrtime_t", 8, true},
       // The Linux kernel's own short names (linux/types.h), which Linux DTrace knows from its BTF.
-      {"ushort", 2, false}, {"uint", 4, false}, {"ulong", 8, false}};
+      {"ushort", 2, false}, {"uint", 4, false}, {"ulong", 8, false},
+      {"dev_t", 4, false}};  // the kernel's dev_t: major in bits 20-31, minor in bits 0-19
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
   if (clean == "string") return type{type::category::string, strsize, false, "string"};

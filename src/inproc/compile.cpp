@@ -212,11 +212,119 @@ inline std::string path_dirname(std::string_view path) {
   if (slash == std::string_view::npos) return ".";
   return std::string(without_trailing_slashes(s.substr(0, std::max<std::size_t>(slash, 1))));
 }
+// cleanpath(): the path with "//", "/./" and "/x/.." taken out, as DTrace's: a ".." past the root
+// stays at the root, one past the start of a relative path is kept; "" stays "".
+inline std::string path_clean(std::string_view path) {
+  if (path.empty()) return {};
+  const bool absolute = path.front() == '/';
+  std::vector<std::string_view> parts;
+  for (std::size_t at = 0; at <= path.size();) {
+    auto end = std::min(path.find('/', at), path.size());
+    const auto part = path.substr(at, end - at);
+    at = end + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == ".." && !parts.empty() && parts.back() != "..") parts.pop_back();
+    else if (part != ".." || !absolute) parts.push_back(part);
+  }
+  std::string clean = absolute ? "/" : "";
+  for (std::size_t i = 0; i < parts.size(); ++i) (clean += i ? "/" : "") += parts[i];
+  return clean.empty() ? "." : clean;
+}
+// substr(s, index, [count]) as DTrace's: a negative index counts from the end, and the part of
+// the asked range before the start of the string is cut off.
+inline std::string substring(const std::string& s, std::int64_t index, std::optional<std::int64_t> count,
+                             std::size_t strsize) {
+  const auto len = static_cast<std::int64_t>(s.size());
+  auto remaining = count.value_or(static_cast<std::int64_t>(strsize));
+  if (index < 0) {
+    index += len;
+    if (index < 0 && index + remaining > 0) {
+      remaining += index;
+      index = 0;
+    }
+  }
+  if (index >= len || index < 0) return {};
+  if (remaining < 0) remaining += len - index;
+  if (remaining <= 0) return {};
+  return s.substr(static_cast<std::size_t>(index), static_cast<std::size_t>(remaining));
+}
+// index() and rindex() with a start, as DTrace's: index searches from start (0 if negative) and
+// finds "" at the length when start is past the end; rindex searches back from start (the
+// length if past it) and finds nothing before 0, but "" at 0.
+inline std::int64_t string_index(const std::string& s, const std::string& sub, std::optional<std::int64_t> start) {
+  const auto len = static_cast<std::int64_t>(s.size());
+  const auto from = std::max<std::int64_t>(start.value_or(0), 0);
+  if (start && from >= len) return sub.empty() ? len : -1;
+  const auto at = s.find(sub, static_cast<std::size_t>(from));
+  return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
+}
+inline std::int64_t string_rindex(const std::string& s, const std::string& sub, std::optional<std::int64_t> start) {
+  if (start && *start < 0) return sub.empty() ? 0 : -1;
+  const auto from = start ? static_cast<std::size_t>(*start) : std::string::npos;
+  const auto at = s.rfind(sub, from);
+  return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
+}
+// A base outside 2..36 for lltostr() and strtoll() is an illegal operation, as in DTrace.
+inline int checked_base(std::span<const value> a) {
+  const auto base = a.size() > 1 ? a[1].i : 10;
+  if (base < 2 || base > 36) throw fault_signal{"illegal operation", fault_illegal_operation, base};
+  return static_cast<int>(base);
+}
+// lltostr(value, [base]) as DTrace's: negative only in base 10 (other bases show the 64 bits),
+// "0x" before base 16 digits and "0" before base 8 ones.
+inline std::string integer_text(std::int64_t v, int base) {
+  auto u = base == 10 && v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  std::string digits;
+  for (const auto b = static_cast<unsigned>(base); u; u /= b) digits.insert(digits.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[u % b]);
+  if (v == 0 && base == 16) digits = "0" + digits;
+  if (base == 16) digits = "x" + digits;
+  if (v == 0 || base == 8 || base == 16) digits = "0" + digits;
+  if (v < 0 && base == 10) digits = "-" + digits;
+  return digits;
+}
+// strtoll(s, [base]) as DTrace's: blanks and tabs, a sign, "0x" in base 16, then the digits of
+// the base up to the first other character; no digits is 0, and overflow wraps.
+inline std::int64_t string_to_integer(std::string_view s, int base) {
+  std::size_t at = s.find_first_not_of(" \t");
+  if (at == std::string_view::npos) return 0;
+  const bool negative = s[at] == '-';
+  if (s[at] == '-' || s[at] == '+') ++at;
+  const auto digit = [&](std::size_t i) {
+    if (i >= s.size()) return 99;
+    const char c = s[i];
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : 99;
+  };
+  if (base == 16 && digit(at) == 0 && at + 1 < s.size() && (s[at + 1] | 0x20) == 'x' && digit(at + 2) < 16) at += 2;
+  std::uint64_t v = 0;
+  for (; digit(at) < base; ++at) v = v * static_cast<unsigned>(base) + static_cast<unsigned>(digit(at));
+  return static_cast<std::int64_t>(negative ? 0 - v : v);
+}
+inline std::string with_case(std::string s, bool upper) {
+  for (auto& c : s)
+    if ((upper ? c >= 'a' && c <= 'z' : c >= 'A' && c <= 'Z')) c = static_cast<char>(c ^ 0x20);
+  return s;
+}
+// progenyof(pid): whether this process (which fires in-process probes) is pid or descends from
+// it, by the parents /proc/PID/stat names up to init.
+inline bool is_progeny_of(pid_t ancestor) {
+  for (pid_t p = ::getpid(); p > 0;) {
+    if (p == ancestor) return true;
+    char path[32];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(p));
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return false;
+    char line[512] = {};
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    const char* after_name = read ? std::strrchr(line, ')') : nullptr;  // the name may hold blanks and ')'
+    int parent = 0;
+    if (!after_name || std::sscanf(after_name, ") %*c %d", &parent) != 1) return false;
+    p = parent;
+  }
+  return false;
+}
 inline std::string from(const std::string& s, std::size_t at) {
   return at == std::string::npos ? std::string() : s.substr(at);
-}
-inline std::int64_t position(std::size_t at) {
-  return at == std::string::npos ? -1 : static_cast<std::int64_t>(at);
 }
 inline subroutine_fn subroutine_of(ir::subroutine f) {
   using args = std::span<const value>;
@@ -229,11 +337,7 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
       return [](args a, size n) { return clip(a[0].s + a[1].s, n); };
     case id::substr:
       return [](args a, size n) {
-        const auto len = static_cast<std::int64_t>(a[0].s.size());
-        auto start = a[1].i < 0 ? std::max<std::int64_t>(len + a[1].i, 0) : std::min(a[1].i, len);
-        auto length = a.size() > 2 ? a[2].i : len;
-        if (length < 0) length = std::max<std::int64_t>(len + length - start, 0);
-        return clip(a[0].s.substr(static_cast<size>(start), static_cast<size>(length)), n);
+        return clip(substring(a[0].s, a[1].i, a.size() > 2 ? std::optional(a[2].i) : std::nullopt, n), n);
       };
     case id::strchr:
       return [](args a, size) {
@@ -247,17 +351,36 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
       return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
     case id::index:
       return [](args a, size) {
-        const size start = a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : 0;
-        return value{position(a[0].s.find(a[1].s, start)), {}};
+        return value{string_index(a[0].s, a[1].s, a.size() > 2 ? std::optional(a[2].i) : std::nullopt), {}};
       };
     case id::rindex:
       return [](args a, size) {
-        const size start =
-            a.size() > 2 ? static_cast<size>(std::max<std::int64_t>(a[2].i, 0)) : std::string::npos;
-        return value{position(a[0].s.rfind(a[1].s, start)), {}};
+        return value{string_rindex(a[0].s, a[1].s, a.size() > 2 ? std::optional(a[2].i) : std::nullopt), {}};
       };
     case id::lltostr:
-      return [](args a, size) { return value{0, std::to_string(a[0].i)}; };
+      return [](args a, size n) { return clip(integer_text(a[0].i, checked_base(a)), n); };
+    case id::strtoll:
+      return [](args a, size) { return value{string_to_integer(a[0].s, checked_base(a)), {}}; };
+    case id::toupper:
+      return [](args a, size) { return value{0, with_case(a[0].s, true)}; };
+    case id::tolower:
+      return [](args a, size) { return value{0, with_case(a[0].s, false)}; };
+    case id::cleanpath:
+      return [](args a, size) { return value{0, path_clean(a[0].s)}; };
+    case id::htons:
+    case id::ntohs:
+      return [](args a, size) { return value{static_cast<std::int64_t>(__builtin_bswap16(static_cast<std::uint16_t>(a[0].i))), {}}; };
+    case id::htonl:
+    case id::ntohl:
+      return [](args a, size) { return value{static_cast<std::int64_t>(__builtin_bswap32(static_cast<std::uint32_t>(a[0].i))), {}}; };
+    case id::htonll:
+    case id::ntohll:
+      return [](args a, size) { return value{static_cast<std::int64_t>(__builtin_bswap64(static_cast<std::uint64_t>(a[0].i))), {}}; };
+    // Linux's dev_t in the kernel: the major number in bits 20-31, the minor in bits 0-19.
+    case id::getmajor:
+      return [](args a, size) { return value{static_cast<std::int64_t>((static_cast<std::uint64_t>(a[0].i) & 0xffffffff) >> 20), {}}; };
+    case id::getminor:
+      return [](args a, size) { return value{a[0].i & 0xfffff, {}}; };
     case id::basename:
       return [](args a, size) { return value{0, path_basename(a[0].s)}; };
     case id::dirname:
@@ -279,10 +402,18 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
         thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
         return value{static_cast<std::int32_t>(generator()), {}};
       };
-    // Not run in-process: strtok and progenyof yield 0; stack() and ustack() are taken by
-    // their type before, and an action used as a value never passes the checker.
+    // strtok(s, delimiters): s's first token. Continuing with strtok(NULL, ...) needs NULL,
+    // which dtpp's D does not have yet: it is refused when compiled.
     case id::strtok:
+      return [](args a, size) {
+        const auto start = a[0].s.find_first_not_of(a[1].s);
+        if (start == std::string::npos) return value{};
+        return value{0, a[0].s.substr(start, a[0].s.find_first_of(a[1].s, start) - start)};
+      };
     case id::progenyof:
+      return [](args a, size) { return value{is_progeny_of(static_cast<pid_t>(a[0].i)) ? 1 : 0, {}}; };
+    // stack() and ustack() are taken by their type before, and an action used as a value never
+    // passes the checker.
     case id::speculation:  // compiled with the engine's state (speculation_call)
     case id::stack:
     case id::ustack:

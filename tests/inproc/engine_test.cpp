@@ -325,3 +325,62 @@ TEST_CASE("a clause of fixed keys, constants and arguments counts exactly from t
   CHECK(l[1 + levels.bucket(9000)] == 3 * 2 * 1000);  // 9000 .. 9999
   CHECK(row_words(*run, 6) == std::vector<std::uint64_t>{5 * 2 * n});
 }
+
+TEST_CASE("substr, index and rindex take DTrace's out-of-range starts and counts", "[inproc]") {
+  // A negative index counts from the end; the part of the range before the string is cut off.
+  CHECK(run("BEGIN { s = \"abcde\"; printf(\"[%s][%s][%s][%s][%s][%s][%s][%s]\\n\", substr(s, -6, 3), substr(s, -7, 3),\n"
+            "  substr(s, -8, 3), substr(s, -10), substr(s, 5), substr(s, 2, -1), substr(s, 1, -9), substr(\"\", 0)); }",
+            [](auto&) {}) == "[ab][a][][abcde][][cd][][]\n\n");
+  // index: a negative start is 0, past the end finds only "" (at the length); rindex: a negative
+  // start finds only "" (at 0), one past the end is the end.
+  CHECK(run("BEGIN { s = \"abcabc\"; printf(\"%d %d %d %d %d %d %d %d %d %d %d\\n\", index(s, \"c\", -3), index(s, \"c\", 3),\n"
+            "  index(s, \"\", 9), index(s, \"a\", 9), index(\"\", \"\"), rindex(s, \"b\", -1), rindex(s, \"\", -1),\n"
+            "  rindex(s, \"b\", 3), rindex(s, \"\", 99), rindex(s, \"abcabcd\"), index(s, \"x\")); }",
+            [](auto&) {}) == "2 5 6 -1 0 -1 0 1 6 -1 -1\n\n");
+}
+
+TEST_CASE("lltostr and strtoll in every base, with DTrace's prefixes, signs and base errors", "[inproc]") {
+  CHECK(run("BEGIN { printf(\"%s %s %s %s %s %s %s %s\\n\", lltostr(0), lltostr(-9223372036854775807 - 1),\n"
+            "  lltostr(255, 16), lltostr(0, 16), lltostr(8, 8), lltostr(0, 8), lltostr(35, 36), lltostr(-1, 2)); }",
+            [](auto&) {}) ==
+        "0 -9223372036854775808 0xff 0x0 010 0 z " + std::string(64, '1') + "\n\n");
+  CHECK(run("BEGIN { printf(\"%d %d %d %d %d %d %d %d %d\\n\", strtoll(\" \\t-0x1fz\", 16), strtoll(\"123abc\"),\n"
+            "  strtoll(\"Zz\", 36), strtoll(\"\"), strtoll(\"+077\", 8), strtoll(\"0x\", 16), strtoll(\"-\"),\n"
+            "  strtoll(\"9223372036854775807\"), strtoll(\"18446744073709551615\")); }",
+            [](auto&) {}) == "-31 123 1295 0 63 0 0 9223372036854775807 -1\n\n");
+  // A base outside 2..36 is an illegal operation (fault 2) with the base as its value.
+  CHECK(run("BEGIN { x = lltostr(1, 1); }\n"
+            "BEGIN { y = strtoll(\"1\", 37); }\n"
+            "BEGIN { y = strtoll(\"1\", -2); }\n"
+            "BEGIN { x = lltostr(1, 36); y = strtoll(\"1\", 2); printf(\"%s %d\\n\", x, y); }\n"
+            "ERROR { printf(\"clause %d fault %d value %d\\n\", arg2, arg4, arg5); }",
+            [](auto&) {}) == "clause 1 fault 2 value 1\nclause 2 fault 2 value 37\nclause 3 fault 2 value -2\n1 1\n\n");
+}
+
+TEST_CASE("lltostr, toupper, tolower and cleanpath results are at most strsize - 1 characters", "[inproc]") {
+  CHECK(run("#pragma D option strsize=4\n"
+            "BEGIN { printf(\"%s %s %s %s %s\\n\", lltostr(-12345), lltostr(255, 16), toupper(\"abcdef\"),\n"
+            "  tolower(\"ABCDEF\"), cleanpath(\"/abc/def\")); }",
+            [](auto&) {}) == "-12 0xf ABC abc /ab\n\n");
+}
+
+TEST_CASE("toupper, tolower, cleanpath, the byte-order and dev_t subroutines", "[inproc]") {
+  CHECK(run("BEGIN { printf(\"[%s][%s][%s][%s]\\n\", toupper(\"az-AZ{`@09\"), tolower(\"AZ-az[@\\\\\"), toupper(\"\"),\n"
+            "  tolower(\"\")); }",
+            [](auto&) {}) == "[AZ-AZ{`@09][az-az[@\\][][]\n\n");
+  CHECK(run("BEGIN { printf(\"[%s][%s][%s][%s][%s][%s][%s][%s]\\n\", cleanpath(\"/a/../b/./c//\"), cleanpath(\"a/../..\"),\n"
+            "  cleanpath(\"\"), cleanpath(\"/../..\"), cleanpath(\"./\"), cleanpath(\"a/..\"), cleanpath(\"//\"),\n"
+            "  cleanpath(\"../a/./b/\")); }",
+            [](auto&) {}) == "[/b/c][..][][/][.][.][/][../a/b]\n\n");
+  CHECK(run("BEGIN { x = 0x123456789abcdef0; printf(\"%x %x %x %x %x %x %x %x\\n\", htons(x), htonl(x), htonll(x),\n"
+            "  ntohs(x), ntohl(x), ntohll(x), getmajor(0xabcdef0123456789), getminor(0xabcdef0123456789)); }",
+            [](auto&) {}) == "f0de f0debc9a f0debc9a78563412 f0de f0debc9a f0debc9a78563412 234 56789\n\n");
+}
+
+TEST_CASE("strtok gives a string's first token; progenyof follows this process's parents", "[inproc]") {
+  CHECK(run("BEGIN { printf(\"[%s][%s][%s][%s][%s]\\n\", strtok(\",,ab,cd\", \",\"), strtok(\"\", \",\"), strtok(\",,,\", \",\"),\n"
+            "  strtok(\"abc\", \"\"), strtok(\" a b\", \"\\t \")); }",
+            [](auto&) {}) == "[ab][][][abc][a]\n\n");
+  CHECK(run("BEGIN { printf(\"%d %d %d %d\\n\", progenyof(pid), progenyof(ppid), progenyof(1), progenyof(-1)); }",
+            [](auto&) {}) == "1 1 1 0\n\n");
+}

@@ -2,10 +2,13 @@
 // bytes. Programs are generated from a fixed seed (the same ones every run): integer expressions
 // over edge values of every width and signedness (INT64_MIN, division and modulo by negative
 // numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
-// formatting, and the aggregating functions over those values. Each expression sits in a BEGIN
-// clause of its own, so that a fault ends only its line. Each program runs as
-// `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard output, standard error and
-// the exit status are compared, and every difference is printed with the program's clause.
+// formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
+// stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
+// functions over those values. Each expression sits in a BEGIN clause of its own, so that a fault
+// ends only its line.
+// Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
+// output, standard error and the exit status are compared, and every difference is printed with
+// the program's clause.
 // Exits 0 when they agree, 1 when not; prints dtpp-kernel-skip: where the kernel cannot be used.
 #include <sys/wait.h>
 
@@ -69,8 +72,12 @@ std::string integer_expression(chooser& c, int depth) {
     return c.pick(integers).name;
   }
   const auto sub = [&] { return integer_expression(c, depth - 1); };
-  switch (c.below(10)) {
+  switch (c.below(11)) {
     case 0: return "(" + c.pick(std::vector<std::string>{"-", "~", "!"}) + " " + sub() + ")";  // not --1
+    case 10:
+      return c.pick(std::vector<std::string>{"htons(", "htonl(", "htonll(", "ntohs(", "ntohl(", "ntohll(", "getmajor(",
+                                             "getminor("}) +
+             sub() + ")";
     case 1:
       return "((" +
              c.pick(std::vector<std::string>{"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
@@ -92,8 +99,17 @@ std::string string_expression(chooser& c, int depth) {
     if (c.below(5) == 0) return c.pick(std::vector<std::string>{"\"\"", "\"a\"", "\"zz\""});
     return c.pick(strings).name;
   }
-  return "(" + integer_expression(c, 1) + " ? " + string_expression(c, depth - 1) + " : " +
-         string_expression(c, depth - 1) + ")";
+  const auto sub = [&] { return string_expression(c, depth - 1); };
+  switch (c.below(7)) {
+    case 0: return "strjoin(" + sub() + ", " + sub() + ")";
+    case 1: return c.pick(std::vector<std::string>{"toupper(", "tolower("}) + sub() + ")";
+    case 2: return c.pick(std::vector<std::string>{"lltostr(", "stringof("}) + integer_expression(c, 1) + ")";
+    case 3:
+      return "substr(" + sub() + ", " + integer_expression(c, 1) +
+             (c.below(2) ? ")" : ", " + integer_expression(c, 1) + ")");
+    case 4: return c.pick(std::vector<std::string>{"strchr(", "strrchr("}) + sub() + ", " + integer_expression(c, 1) + ")";
+    default: return "(" + integer_expression(c, 1) + " ? " + sub() + " : " + sub() + ")";
+  }
 }
 
 std::string declarations(const std::vector<variable>& vars) {

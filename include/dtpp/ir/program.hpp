@@ -114,7 +114,8 @@ inline std::optional<op> op_spelled(std::string_view text, op first, op last) {
 /// D's subroutines, and stack() and ustack() as values (aggregation keys, trace, printf).
 enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
-  basename, dirname, rand, progenyof, speculation, stack, ustack,
+  basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
+  ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -134,6 +135,18 @@ inline std::string_view name(subroutine s) {
     case subroutine::copyinstr: return "copyinstr";
     case subroutine::basename: return "basename";
     case subroutine::dirname: return "dirname";
+    case subroutine::cleanpath: return "cleanpath";
+    case subroutine::toupper: return "toupper";
+    case subroutine::tolower: return "tolower";
+    case subroutine::strtoll: return "strtoll";
+    case subroutine::htons: return "htons";
+    case subroutine::htonl: return "htonl";
+    case subroutine::htonll: return "htonll";
+    case subroutine::ntohs: return "ntohs";
+    case subroutine::ntohl: return "ntohl";
+    case subroutine::ntohll: return "ntohll";
+    case subroutine::getmajor: return "getmajor";
+    case subroutine::getminor: return "getminor";
     case subroutine::rand: return "rand";
     case subroutine::progenyof: return "progenyof";
     case subroutine::speculation: return "speculation";
