@@ -1,6 +1,7 @@
 // The kernel driver: maps, programs, attachment, the ring buffer and per-CPU aggregation
 // snapshots. Every kernel object is held by an fd that closes on every path out.
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/kernel/types.hpp"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -714,6 +715,7 @@ engine::factory engine_factory() {
               probes.push_back(std::move(info));
         return probes;
       },
+      .types = kernel_types,
   };
 }
 

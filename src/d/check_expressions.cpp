@@ -196,6 +196,16 @@ expr checker::identifier(const std::string& name, ast::span where) {
       e.where = where;
       return e;
     }
+  if (name == "curthread") return curthread(where);
+  std::int64_t constant = 0;
+  if (const auto t = library_constant(name, constant)) {
+    expr e;
+    e.kind = kind_t::constant;
+    e.t = *t;
+    e.value = constant;
+    e.where = where;
+    return e;
+  }
   const auto it = globals_.find(name);
   if (it == globals_.end())
     fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
@@ -273,6 +283,12 @@ std::int64_t checker::fold(ir::op op, std::int64_t v) {
 }
 
 expr checker::value(const ast::node_ptr& n) {
+  auto e = object(n);
+  if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", n->where);
+  return e;
+}
+
+expr checker::object(const ast::node_ptr& n) {
   switch (n->kind) {
     case ast::node_kind::integer: return integer_literal(n);
     case ast::node_kind::character: return character_literal(n);
@@ -294,25 +310,15 @@ expr checker::value(const ast::node_ptr& n) {
     case ast::node_kind::assign: return assign(n);
     case ast::node_kind::cast: return cast(n);
     case ast::node_kind::sizeof_type: {
-      const auto t = named_type(n->text, options_.strsize);
+      const auto t = find_type(n->text);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
       return sized(t->is_string() ? options_.strsize : t->size, n->where);
     }
     case ast::node_kind::sizeof_expr: {
-      const auto v = value(n->kids[0]);
+      const auto v = object(n->kids[0]);
       return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
     }
-    case ast::node_kind::stringof: {
-      auto v = value(n->kids[0]);
-      if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
-      if (v.t.is_string()) return v;
-      expr e;
-      e.kind = kind_t::stringof;
-      e.t = {type::category::string, options_.strsize, false, "string"};
-      e.kids.push_back(std::move(v));
-      e.where = n->where;
-      return e;
-    }
+    case ast::node_kind::stringof: return string_of(n);
   }
   fail("D_UNKNOWN", "internal error: unknown expression", n->where);
 }
@@ -330,7 +336,7 @@ expr checker::sized(std::uint64_t size, ast::span where) {
 expr checker::member(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
   if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
-    fail("D_UNKNOWN", "structure and pointer member access is not supported yet", n->where);
+    return object_member(n);
   const bool thread = base->text == "self";
   auto& table = thread ? thread_locals_ : clause_locals_;
   const auto prefix = base->text + "->";
@@ -467,8 +473,8 @@ expr checker::call(const ast::node_ptr& n) {
 expr checker::prefix(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (op == "++" || op == "--") return increment(n, true);
-  if (op == "*" || op == "&")
-    fail("D_UNKNOWN", "operator " + op + " on pointers is not supported yet", n->where);
+  if (op == "*") return dereference(n);
+  if (op == "&") fail("D_UNKNOWN", "operator & is not supported yet", n->where);
   auto v = value(n->kids[0]);
   if (op == "!") {
     if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
@@ -503,7 +509,12 @@ bool checker::is_lvalue_kind(const ast::node_ptr& n) {
 expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
   if (!is_lvalue_kind(n))
     fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
-  if (n->kind == ast::node_kind::member) return member(n, assigned);
+  if (n->kind == ast::node_kind::member) {
+    const auto& base = n->kids[0];
+    if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
+      fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
+    return member(n, assigned);
+  }
   if (n->kind == ast::node_kind::index) return index(n, assigned);
   const auto& name = n->text;
   const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||

@@ -189,9 +189,11 @@ struct type_words_type : x3::symbols<int> {
 };
 const type_words_type type_words;
 
-// A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *".
+// A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *",
+// "struct task_struct *".
 const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
-    x3::raw[x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end]) >>
+    x3::raw[(x3::lexeme[(x3::lit("struct") | "union") >> word_end] >> identifier_text |
+             x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end])) >>
             *x3::lit('*')];
 
 // raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
