@@ -1,0 +1,223 @@
+// Kernel types in the checker, against a small type table of known layout: curthread, -> and .,
+// casts, *, stringof, sizeof, what each lowers to, and DTrace's errors with their places; the
+// library constants (NULL, errno and signal names).
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <cerrno>
+#include <map>
+#include <string>
+
+#include "dtpp/d/check.hpp"
+
+using namespace dtpp;
+
+namespace {
+
+// struct task_struct {              // id 2, 64 bytes
+//   (8 bytes)   pid_t pid;          // at 8
+//   struct task_struct *real_parent;// at 16
+//   char comm[16];                  // at 24 (id 5)
+//   struct sched_entity se;         // at 40 (id 6: u64 sum_exec_runtime at 8)
+//   unsigned int flag:1;            // bit 448
+//   union { int anon_member; };     // at 60 (id 9)
+//   struct opaque *opaque;          // at 56: a struct without a definition (id 7)
+// };
+class fake_types final : public ir::type_table {
+ public:
+  int lookups = 0;
+
+  std::optional<ir::type> find(std::string_view name) override {
+    ++lookups;
+    if (name == "struct task_struct") return resolve(2);
+    if (name == "struct sched_entity") return resolve(6);
+    if (name == "struct opaque") return resolve(7);
+    if (name == "pid_t") return resolve(8);
+    return std::nullopt;
+  }
+  std::optional<ir::type> resolve(std::uint32_t id) override {
+    ++lookups;
+    switch (id) {
+      case 1: return integer("int", 4, true);
+      case 2: return record("struct task_struct", 64, 2);
+      case 3: return pointer("struct task_struct *", 2);
+      case 4: return integer("char", 1, true);
+      case 5: return ir::type{ir::type::category::array, 16, false, "char [16]", 5, 0};
+      case 6: return record("struct sched_entity", 16, 6);
+      case 7: return record("struct opaque", 0, 7);
+      case 8: return integer("pid_t", 4, true);
+      case 9: return record("union (anon)", 4, 9);
+      case 10: return integer("u64", 8, false);
+      case 11: return pointer("struct opaque *", 7);
+      case 12: return pointer("char *", 4);
+      default: return std::nullopt;
+    }
+  }
+  std::optional<ir::member_info> member(std::uint32_t record, std::string_view name) override {
+    ++lookups;
+    static const std::map<std::pair<std::uint32_t, std::string_view>, std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> members{
+        {{2, "pid"}, {8, 64, 0}},      {{2, "real_parent"}, {3, 128, 0}}, {{2, "comm"}, {5, 192, 0}},
+        {{2, "se"}, {6, 320, 0}},      {{2, "flag"}, {1, 448, 1}},        {{2, "opaque"}, {11, 448 + 64, 0}},
+        {{2, "name"}, {12, 448, 0}},   {{9, "anon_member"}, {1, 0, 0}},   {{6, "sum_exec_runtime"}, {10, 64, 0}}};
+    const auto it = members.find({record, name});
+    if (it == members.end()) {
+      if (record == 2)  // the anonymous union at 60
+        if (auto inner = member(9, name)) {
+          inner->bit_offset += 480;
+          return inner;
+        }
+      return std::nullopt;
+    }
+    const auto [type_id, bit_offset, bit_size] = it->second;
+    return ir::member_info{*resolve(type_id), bit_offset, bit_size};
+  }
+  std::optional<ir::type> element(std::uint32_t array) override {
+    ++lookups;
+    return array == 5 ? resolve(4) : std::nullopt;
+  }
+
+ private:
+  static ir::type integer(const char* name, std::uint32_t size, bool is_signed) {
+    return {ir::type::category::integer, size, is_signed, name, 0, 0};
+  }
+  static ir::type record(const char* name, std::uint32_t size, std::uint32_t id) {
+    return {ir::type::category::record, size, false, name, id, 0};
+  }
+  static ir::type pointer(const char* name, std::uint32_t pointee) {
+    return {ir::type::category::integer, 8, false, name, 0, pointee};
+  }
+};
+
+d::compile_result check(const std::string& text, ir::type_table* types) {
+  d::compile_options options;
+  options.types = types;
+  return d::compile(d::source_file("t.d", text), options);
+}
+
+// The checked clause's statements as dump() shows them, without the program's other lines.
+std::string lowered(const std::string& text) {
+  fake_types types;
+  const auto r = check(text, &types);
+  INFO(text);
+  REQUIRE(r.errors.empty());
+  std::string out;
+  const auto all = d::dump(r.program);
+  for (std::size_t at = 0; at < all.size();) {
+    const auto end = all.find('\n', at);
+    const auto line = all.substr(at, end - at);
+    if (line.rfind("  trace ", 0) == 0) out += line.substr(8, line.find("  records") - 8) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+// The one error a program gets: "TAG: message @ the source it points at".
+std::string error_of(const std::string& text, ir::type_table* types) {
+  const auto r = check(text, types);
+  INFO(text);
+  REQUIRE(r.errors.size() == 1);
+  const auto& e = r.errors[0];
+  return e.tag + ": " + e.message + " @ " + text.substr(e.where.begin, e.where.end - e.where.begin);
+}
+
+}  // namespace
+
+TEST_CASE("member access through curthread lowers to reads at the members' offsets", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(curthread->pid); }") == "*(pid_t)(curthread + 8)\n");
+  CHECK(lowered("BEGIN { trace(curthread->real_parent->pid); }") ==
+        "*(pid_t)(*(struct task_struct *)(curthread + 16) + 8)\n");
+  // A struct within a struct is one offset from the same address.
+  CHECK(lowered("BEGIN { trace(curthread->se.sum_exec_runtime); }") == "*(u64)(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace((*curthread).se.sum_exec_runtime); }") == "*(u64)(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace(curthread->anon_member); }") == "*(int)(curthread + 60)\n");
+  CHECK(lowered("BEGIN { trace(*curthread->name); }") == "*(char)(*(char *)(curthread + 56) + 0)\n");
+}
+
+TEST_CASE("casts to struct pointers, stringof and sizeof of the kernel's types", "[d][types]") {
+  CHECK(lowered("syscall::read:entry { trace(((struct task_struct *)arg0)->pid); }") == "*(pid_t)(arg0 + 8)\n");
+  CHECK(lowered("syscall::read:entry { trace(((struct  task_struct*)arg1)->real_parent != NULL); }") ==
+        "(*(struct task_struct *)(arg1 + 16) != 0)\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->comm)); }") == "stringof(*(char [16])(curthread + 24))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->name)); }") == "stringof(*(char *)(curthread + 56))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->pid)); }") == "stringof(*(pid_t)(curthread + 8))\n");
+  CHECK(lowered("BEGIN { trace(sizeof(struct task_struct)); trace(sizeof(curthread->comm)); "
+                "trace(sizeof(*curthread)); trace(sizeof(curthread)); trace(sizeof(pid_t)); }") == "64\n16\n64\n8\n4\n");
+
+  fake_types types;
+  const auto r = check("BEGIN { self->p = curthread; } syscall::read:entry { trace(self->p->pid); }", &types);
+  REQUIRE(r.errors.empty());
+  CHECK(r.program.variables[0].value.name == "struct task_struct *");
+  CHECK(r.program.clauses[1].statements[0].records[0].size == 4);
+}
+
+TEST_CASE("member and pointer errors carry DTrace's tags and point at the expression", "[d][types]") {
+  fake_types types;
+  CHECK(error_of("BEGIN { trace(curthread->nosuch); }", &types) ==
+        "D_TYPE_MEMBER: nosuch is not a member of struct task_struct @ curthread->nosuch");
+  CHECK(error_of("BEGIN { trace(pid->x); }", &types) == "D_OP_PTR: operator -> must be applied to a pointer @ pid->x");
+  CHECK(error_of("BEGIN { trace(curthread->pid->x); }", &types) ==
+        "D_OP_PTR: operator -> must be applied to a pointer @ curthread->pid->x");
+  CHECK(error_of("BEGIN { trace(curthread.pid); }", &types) ==
+        "D_OP_SOU: operator . cannot be applied to type \"struct task_struct *\"; must be applied to a struct or union @ curthread.pid");
+  CHECK(error_of("BEGIN { trace(pid.x); }", &types) ==
+        "D_OP_SOU: operator . cannot be applied to type \"pid_t\"; must be applied to a struct or union @ pid.x");
+  CHECK(error_of("BEGIN { trace(curthread->name->x); }", &types) ==
+        "D_OP_SOU: operator -> cannot be applied to pointer to type \"char\"; must be applied to a struct or union pointer"
+        " @ curthread->name->x");
+  CHECK(error_of("BEGIN { trace(curthread->opaque->x); }", &types) ==
+        "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque definition is available"
+        " @ curthread->opaque->x");
+  CHECK(error_of("BEGIN { trace(*pid); }", &types) == "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid");
+  CHECK(error_of("BEGIN { curthread->pid = 1; }", &types) ==
+        "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid");
+  CHECK(error_of("BEGIN { curthread->pid++; }", &types) ==
+        "D_OP_WRITE: operator ++ can only be applied to a writable variable @ curthread->pid");
+  CHECK(error_of("BEGIN { x = (struct nosuch *)0; }", &types) ==
+        "D_CAST_INVAL: invalid cast expression: \"int\" to \"struct nosuch *\" @ (struct nosuch *)0");
+  CHECK(error_of("BEGIN { trace(stringof(curthread->se)); }", &types) ==
+        "D_STRINGOF_TYPE: cannot apply stringof to a value of type struct sched_entity @ stringof(curthread->se)");
+}
+
+TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]") {
+  fake_types types;
+  CHECK(error_of("BEGIN { trace(*curthread); }", &types) ==
+        "D_UNKNOWN: a value of type \"struct task_struct\" is not supported yet @ *curthread");
+  CHECK(error_of("BEGIN { trace(curthread->comm); }", &types) ==
+        "D_UNKNOWN: a value of type \"char [16]\" is not supported yet @ curthread->comm");
+  CHECK(error_of("BEGIN { trace(curthread->flag); }", &types) ==
+        "D_UNKNOWN: bit-field members are not supported yet: flag @ curthread->flag");
+  CHECK(error_of("BEGIN { trace(&pid); }", &types) == "D_UNKNOWN: operator & is not supported yet @ &pid");
+  CHECK(error_of("BEGIN { trace(curthread->comm[0]); }", &types) ==
+        "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]");
+}
+
+TEST_CASE("without a type table, kernel types are an error that says where they come from", "[d][types]") {
+  CHECK(error_of("BEGIN { trace(curthread->pid); }", nullptr) ==
+        "D_TYPE_ERR: curthread needs the kernel's types (BTF), which only the kernel engine has @ curthread");
+  CHECK(error_of("BEGIN { trace(sizeof(struct task_struct)); }", nullptr) ==
+        "D_UNKNOWN: failed to resolve type struct task_struct @ sizeof(struct task_struct)");
+}
+
+TEST_CASE("a program that names no kernel type never asks the type table", "[d][types]") {
+  fake_types types;
+  const auto r = check("syscall::read:entry { @[execname] = count(); trace((char *)arg0); x = (uint64_t)arg1; } "
+                       "BEGIN { trace(sizeof(int)); trace(EIO); }",
+                       &types);
+  REQUIRE(r.errors.empty());
+  CHECK(types.lookups == 0);
+}
+
+TEST_CASE("NULL, the errno names and the signal names are D's library constants", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(NULL); trace(EPERM); trace(EIO); trace(ENOTSUP); trace(EHWPOISON); "
+                "trace(SIGINT); trace(SIGKILL); trace(SIGIOT); trace(SIGSYS); }") ==
+        "0\n1\n5\n95\n133\n2\n9\n6\n31\n");
+  fake_types types;
+  const auto r = check("BEGIN { trace(NULL); trace(EAGAIN); trace(SIGCHLD); }", &types);
+  REQUIRE(r.errors.empty());
+  const auto& records = r.program.clauses[0].statements;
+  CHECK(records[0].args[0].t.name == "long");
+  CHECK(records[0].records[0].size == 8);
+  CHECK(records[1].args[0].t.name == "int");
+  CHECK(records[1].args[0].value == EAGAIN);
+  CHECK(records[2].args[0].value == SIGCHLD);
+  CHECK(error_of("BEGIN { trace(EIOX); }", nullptr) == "D_IDENT_UNDEF: failed to resolve EIOX: Unknown variable name @ EIOX");
+}
