@@ -284,6 +284,8 @@ std::int64_t checker::fold(ir::op op, std::int64_t v) {
 
 expr checker::value(const ast::node_ptr& n) {
   auto e = object(n);
+  // A char array is its string, as DTrace traces, prints and compares it.
+  if (e.t.kind == type::category::array && holds_chars(e.t, n->where)) return memory_string(std::move(e), n->where);
   if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", n->where);
   return e;
 }

@@ -231,11 +231,18 @@ expr checker::object_member(const ast::node_ptr& n) {
                                 " definition is available", n->where);
   const auto m = kernel_types("operator " + n->text, n->where).member(record.id, n->name);
   if (!m) fail("D_TYPE_MEMBER", n->name + " is not a member of " + record.name, n->where);
-  if (m->bit_size != 0) fail("D_UNKNOWN", "bit-field members are not supported yet: " + n->name, n->where);
+  if (m->bit_size != 0 && (!m->t.is_integer() || m->bit_size > 56))
+    fail("D_UNKNOWN", "bit-field member " + n->name + " of " + std::to_string(m->bit_size) + " bits is not supported yet",
+         n->where);
   expr e;
   e.kind = kind_t::memory;
   e.t = m->t;
   e.value = m->bit_offset / 8;
+  if (m->bit_size != 0) {  // the bytes that hold it, as an unsigned integer of 1, 2, 4 or 8 bytes
+    const auto bytes = (m->bit_offset % 8 + m->bit_size + 7) / 8;
+    const std::uint32_t size = bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
+    e.t = integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
+  }
   if (!arrow && base.kind == kind_t::memory) {  // s.m where s is itself a member: one offset
     e.value += base.value;
     e.kids = std::move(base.kids);
@@ -243,7 +250,26 @@ expr checker::object_member(const ast::node_ptr& n) {
     e.kids.push_back(std::move(base));
   }
   e.where = n->where;
-  return e;
+  return m->bit_size != 0 ? bit_field(std::move(e), m->bit_offset % 8, m->bit_size, m->t) : e;
+}
+
+// A bit-field's value from the bytes that hold it (little-endian: the field starts `shift` bits
+// up): shifted to the top of 64 bits, then down again, arithmetically for a signed field.
+expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t) {
+  const auto where = bytes.where;
+  const type wide = integer_type(t.is_signed ? "int64_t" : "uint64_t", 8, t.is_signed);
+  const auto shifted = [&](ir::op op, expr operand, std::uint32_t by) {
+    expr e;
+    e.kind = kind_t::binary;
+    e.operation = op;
+    e.t = wide;
+    e.where = where;
+    e.kids.push_back(std::move(operand));
+    e.kids.push_back(integer_constant(by, true, false, where));
+    return e;
+  };
+  auto top = shifted(ir::op::shift_left, cast_to(std::move(bytes), wide), 64 - shift - bits);
+  return cast_to(shifted(ir::op::shift_right, std::move(top), 64 - bits), t);
 }
 
 // *p: the object a pointer to a kernel type points to.
@@ -260,20 +286,33 @@ expr checker::dereference(const ast::node_ptr& n) {
   return e;
 }
 
+// Whether `t` is a char array or a char pointer of the type table's: what D reads as a string.
+bool checker::holds_chars(const type& t, ast::span where) {
+  const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
+  if (t.kind == type::category::array) return is_char(kernel_types("a char array", where).element(t.id));
+  return t.is_pointer() && is_char(kernel_types("a char pointer", where).resolve(t.pointee));
+}
+
+// The string in kernel memory at a char array or char pointer.
+expr checker::memory_string(expr chars, ast::span where) {
+  expr e;
+  e.kind = kind_t::memory_string;
+  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.kids.push_back(std::move(chars));
+  e.where = where;
+  return e;
+}
+
 // stringof(x): a string unchanged, a char array or char pointer of the kernel's the string in
 // kernel memory there, any other value its decimal text.
 expr checker::string_of(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
   if (v.t.is_string()) return v;
-  const auto is_char = [](const std::optional<type>& t) { return t && t->is_integer() && t->size == 1; };
-  const bool chars = v.t.kind == type::category::array  ? is_char(kernel_types("stringof", n->where).element(v.t.id))
-                     : v.t.is_pointer()                 ? is_char(kernel_types("stringof", n->where).resolve(v.t.pointee))
-                                                        : false;
-  if (v.t.is_object() && !chars)
-    fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
+  if ((v.t.is_object() || v.t.is_pointer()) && holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
-  e.kind = chars ? kind_t::memory_string : kind_t::stringof;
+  e.kind = kind_t::stringof;
   e.t = {type::category::string, options_.strsize, false, "string"};
   e.kids.push_back(std::move(v));
   e.where = n->where;

@@ -76,7 +76,10 @@ class checker {
   ir::type_table& kernel_types(const std::string& what, ast::span where);
   expr curthread(ast::span where);
   expr object_member(const ast::node_ptr& n);
+  expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
   expr dereference(const ast::node_ptr& n);
+  bool holds_chars(const type& t, ast::span where);
+  expr memory_string(expr chars, ast::span where);
   expr string_of(const ast::node_ptr& n);
 
   // ---- aggregations (check_actions.cpp) ------------------------------------------------------

@@ -18,7 +18,8 @@ namespace {
 //   struct task_struct *real_parent;// at 16
 //   char comm[16];                  // at 24 (id 5)
 //   struct sched_entity se;         // at 40 (id 6: u64 sum_exec_runtime at 8)
-//   unsigned int flag:1;            // bit 448
+//   int flag:1;                     // bit 448
+//   u64 small:3, across:9;          // bits 453 and 460 (across spans two bytes)
 //   union { int anon_member; };     // at 60 (id 9)
 //   struct opaque *opaque;          // at 56: a struct without a definition (id 7)
 // };
@@ -57,7 +58,8 @@ class fake_types final : public ir::type_table {
     static const std::map<std::pair<std::uint32_t, std::string_view>, std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> members{
         {{2, "pid"}, {8, 64, 0}},      {{2, "real_parent"}, {3, 128, 0}}, {{2, "comm"}, {5, 192, 0}},
         {{2, "se"}, {6, 320, 0}},      {{2, "flag"}, {1, 448, 1}},        {{2, "opaque"}, {11, 448 + 64, 0}},
-        {{2, "name"}, {12, 448, 0}},   {{9, "anon_member"}, {1, 0, 0}},   {{6, "sum_exec_runtime"}, {10, 64, 0}}};
+        {{2, "name"}, {12, 448, 0}},   {{9, "anon_member"}, {1, 0, 0}},   {{6, "sum_exec_runtime"}, {10, 64, 0}},
+        {{2, "small"}, {10, 453, 3}},  {{2, "across"}, {10, 460, 9}},     {{2, "wide"}, {10, 0, 60}}};
     const auto it = members.find({record, name});
     if (it == members.end()) {
       if (record == 2)  // the anonymous union at 60
@@ -132,6 +134,16 @@ TEST_CASE("member access through curthread lowers to reads at the members' offse
   CHECK(lowered("BEGIN { trace(*curthread->name); }") == "*(char)(*(char *)(curthread + 56) + 0)\n");
 }
 
+TEST_CASE("a char array is its string; bit-fields are shifted out of the bytes that hold them", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(curthread->comm); trace(curthread->comm == \"x\"); }") ==
+        "stringof(*(char [16])(curthread + 24))\n(stringof(*(char [16])(curthread + 24)) == \"x\")\n");
+  // A signed field of one bit is 0 or -1: shifted up to bit 63, then down arithmetically.
+  CHECK(lowered("BEGIN { trace(curthread->flag); }") ==
+        "(int)(((int64_t)*(uint8_t)(curthread + 56) << 63) >> 63)\n");
+  CHECK(lowered("BEGIN { trace(curthread->small); trace(curthread->across); }") ==
+        "(((uint64_t)*(uint8_t)(curthread + 56) << 56) >> 61)\n(((uint64_t)*(uint16_t)(curthread + 57) << 51) >> 55)\n");
+}
+
 TEST_CASE("casts to struct pointers, stringof and sizeof of the kernel's types", "[d][types]") {
   CHECK(lowered("syscall::read:entry { trace(((struct task_struct *)arg0)->pid); }") == "*(pid_t)(arg0 + 8)\n");
   CHECK(lowered("syscall::read:entry { trace(((struct  task_struct*)arg1)->real_parent != NULL); }") ==
@@ -181,10 +193,10 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
   fake_types types;
   CHECK(error_of("BEGIN { trace(*curthread); }", &types) ==
         "D_UNKNOWN: a value of type \"struct task_struct\" is not supported yet @ *curthread");
-  CHECK(error_of("BEGIN { trace(curthread->comm); }", &types) ==
-        "D_UNKNOWN: a value of type \"char [16]\" is not supported yet @ curthread->comm");
-  CHECK(error_of("BEGIN { trace(curthread->flag); }", &types) ==
-        "D_UNKNOWN: bit-field members are not supported yet: flag @ curthread->flag");
+  CHECK(error_of("BEGIN { trace(curthread->se); }", &types) ==
+        "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se");
+  CHECK(error_of("BEGIN { trace(curthread->wide); }", &types) ==
+        "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide");
   CHECK(error_of("BEGIN { trace(&pid); }", &types) == "D_UNKNOWN: operator & is not supported yet @ &pid");
   CHECK(error_of("BEGIN { trace(curthread->comm[0]); }", &types) ==
         "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]");

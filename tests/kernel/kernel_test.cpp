@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -314,6 +315,24 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   const auto line = std::to_string(::gettid()) + " " + me() + " " + std::to_string(::getppid()) + " 1 " + comm + "|" +
                     comm + "|1\n";
   CHECK(text.text() == line + line);
+}
+
+TEST_CASE("a bit-field of the task reads as the kernel set it: sched_reset_on_fork") {
+  REQUIRE_KERNEL();
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /pid == " + me() + "/ { printf(\"%d\\n\", curthread->sched_reset_on_fork); }"));
+  h.go();
+  std::thread([] {
+    getppids(1);
+    const sched_param none{};
+    REQUIRE(::sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &none) == 0);
+    getppids(1);
+  }).join();
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  CHECK(text.text() == "0\n1\n");
 }
 
 TEST_CASE("a struct member at a bad address faults with the address, and the clause stops there") {
