@@ -3,6 +3,11 @@
 // struct or union of the same name, as DTrace looks for a definition.
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <memory>
@@ -96,8 +101,27 @@ class btf_types final : public ir::type_table {
  private:
   // Parsed once, on the first lookup; the BTF is never changed after.
   const btf* vmlinux() {
-    std::call_once(loaded_, [this] { btf_ = btf__load_vmlinux_btf(); });
+    std::call_once(loaded_, [this] {
+      btf_ = mapped_vmlinux();
+      if (!btf_) btf_ = btf__load_vmlinux_btf();  // older kernels: no mmap, or BTF elsewhere
+    });
     return btf_;
+  }
+
+  // /sys/kernel/btf/vmlinux through mmap (Linux 6.16 and later), which spares reading its 5 MB
+  // through sysfs a page at a time: half of the start-up cost of a program naming kernel types.
+  static btf* mapped_vmlinux() {
+    const int fd = ::open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    void* data = ::fstat(fd, &st) == 0 && st.st_size > 0
+                     ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+                     : MAP_FAILED;
+    ::close(fd);
+    if (data == MAP_FAILED) return nullptr;
+    btf* parsed = btf__new(data, static_cast<__u32>(st.st_size));  // a copy: the mapping can go
+    ::munmap(data, static_cast<std::size_t>(st.st_size));
+    return parsed && !libbpf_get_error(parsed) ? parsed : nullptr;
   }
 
   // C's name of a type, for messages: "struct task_struct", "char [16]", "pid_t *".
