@@ -317,6 +317,28 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   CHECK(text.text() == line + line);
 }
 
+TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too; the in-process engine refuses it") {
+  REQUIRE_KERNEL();
+  {
+    consumer::handle h(kernel::engines());
+    h.setopt("quiet");
+    h.exec(h.compile("BEGIN { printf(\"%d %s\\n\", curthread->tgid, curthread->comm); exit(0); }"));
+    CHECK(h.engine_name() == "kernel");
+    h.go();
+    memory_file text;
+    while (h.work(text.get()) == consumer::work_status::okay) {
+    }
+    char comm[16] = {};
+    REQUIRE(::prctl(PR_GET_NAME, comm) == 0);
+    CHECK(text.text() == me() + " " + comm + "\n");
+  }
+  consumer::handle h(kernel::engines());
+  h.setopt("engine", "inproc");
+  CHECK_THROWS_WITH(h.exec(h.compile("BEGIN { trace(curthread->pid); }")),
+                    Catch::Contains("the kernel's types and memory (curthread, struct members) are not available to the "
+                                    "in-process engine"));
+}
+
 TEST_CASE("a bit-field of the task reads as the kernel set it: sched_reset_on_fork") {
   REQUIRE_KERNEL();
   consumer::handle h(kernel::engines());
