@@ -48,7 +48,8 @@ class btf_types final : public ir::type_table {
     std::string typedef_name;
     const btf_type* t = btf__type_by_id(b, id);
     while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
-      if (btf_is_typedef(t) && typedef_name.empty()) typedef_name = btf__name_by_offset(b, t->name_off);
+      if (btf_is_typedef(t) && typedef_name.empty())
+        typedef_name = btf__name_by_offset(b, t->name_off);
       id = t->type;
       t = btf__type_by_id(b, id);
     }
@@ -114,9 +115,10 @@ class btf_types final : public ir::type_table {
     const int fd = ::open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
     struct stat st {};
-    void* data = ::fstat(fd, &st) == 0 && st.st_size > 0
-                     ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
-                     : MAP_FAILED;
+    void* data =
+        ::fstat(fd, &st) == 0 && st.st_size > 0
+            ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+            : MAP_FAILED;
     ::close(fd);
     if (data == MAP_FAILED) return nullptr;
     btf* parsed = btf__new(data, static_cast<__u32>(st.st_size));  // a copy: the mapping can go
@@ -130,19 +132,28 @@ class btf_types final : public ir::type_table {
     if (!t || id == 0) return "void";
     const std::string own = btf__name_by_offset(b, t->name_off);
     switch (btf_kind(t)) {
-      case BTF_KIND_STRUCT: return "struct " + own;
-      case BTF_KIND_UNION: return "union " + own;
+      case BTF_KIND_STRUCT:
+        return "struct " + own;
+      case BTF_KIND_UNION:
+        return "union " + own;
       case BTF_KIND_ENUM:
-      case BTF_KIND_ENUM64: return "enum " + own;
-      case BTF_KIND_FWD: return (btf_kflag(t) ? "union " : "struct ") + own;
-      case BTF_KIND_PTR: return name_of(b, t->type) + " *";
-      case BTF_KIND_ARRAY: return name_of(b, btf_array(t)->type) + " [" + std::to_string(btf_array(t)->nelems) + "]";
+      case BTF_KIND_ENUM64:
+        return "enum " + own;
+      case BTF_KIND_FWD:
+        return (btf_kflag(t) ? "union " : "struct ") + own;
+      case BTF_KIND_PTR:
+        return name_of(b, t->type) + " *";
+      case BTF_KIND_ARRAY:
+        return name_of(b, btf_array(t)->type) + " [" + std::to_string(btf_array(t)->nelems) + "]";
       case BTF_KIND_CONST:
       case BTF_KIND_VOLATILE:
       case BTF_KIND_RESTRICT:
-      case BTF_KIND_TYPE_TAG: return name_of(b, t->type);
-      case BTF_KIND_FUNC_PROTO: return "function";
-      default: return own;
+      case BTF_KIND_TYPE_TAG:
+        return name_of(b, t->type);
+      case BTF_KIND_FUNC_PROTO:
+        return "function";
+      default:
+        return own;
     }
   }
 
@@ -184,7 +195,8 @@ class btf_types final : public ir::type_table {
         out.id = id;
         break;
       }
-      default: break;  // floats, functions: nothing D reads (void)
+      default:
+        break;  // floats, functions: nothing D reads (void)
     }
     return out;
   }

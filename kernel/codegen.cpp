@@ -779,7 +779,6 @@ class builder {
   }
 
   place copyinstr(const expr& e, int depth) {
-    const place at{r7, s_.allocate(l_.strsize)};
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
     std::int32_t limit = static_cast<std::int32_t>(l_.strsize);
@@ -787,16 +786,7 @@ class builder {
       if (e.kids[1].kind != kind_t::constant) throw error("copyinstr() with a variable length is not supported by the kernel engine yet", e.where);
       limit = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.kids[1].value + 1, 1, l_.strsize));
     }
-    zero(at, l_.strsize);
-    pointer(r1, at);
-    e_.mov(r2, limit);
-    e_.load(r3, r10, temp(depth));
-    e_.call(BPF_FUNC_probe_read_user_str);
-    const auto ok = e_.make_label();
-    e_.jump_if(BPF_JSGE, r0, 0, ok);
-    fault(fault_bad_address, temp(depth));
-    e_.bind(ok);
-    return at;
+    return read_string(BPF_FUNC_probe_read_user_str, limit, depth);
   }
 
   // r0 = a <=> b for two zero-padded strings, compared bytewise as strcmp() does: 8 bytes at a
@@ -1141,14 +1131,22 @@ class builder {
   // The string in kernel memory at kids[0]: a char array's bytes up to its NUL (or its end), a
   // char pointer's up to strsize - 1. A read that fails faults with the address.
   place memory_string(const expr& e, int depth) {
-    const place at{r7, s_.allocate(l_.strsize)};
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
+    const auto bound = static_cast<std::int32_t>(memory_string_bound(e, l_.strsize));
+    return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+  }
+
+  // A string that `helper` (bpf_probe_read_user_str or _kernel_str) reads from the address in
+  // temp(depth) into zeroed scratch, at most limit - 1 bytes and a NUL; a read that fails faults
+  // with the address.
+  place read_string(bpf_func_id helper, std::int32_t limit, int depth) {
+    const place at{r7, s_.allocate(l_.strsize)};
     zero(at, l_.strsize);
     pointer(r1, at);
-    e_.mov(r2, static_cast<std::int32_t>(memory_string_bound(e, l_.strsize)));
+    e_.mov(r2, limit);
     e_.load(r3, r10, temp(depth));
-    e_.call(BPF_FUNC_probe_read_kernel_str);
+    e_.call(helper);
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JSGE, r0, 0, ok);
     fault(fault_bad_address, temp(depth));

@@ -38,28 +38,50 @@ class fake_types final : public ir::type_table {
   std::optional<ir::type> resolve(std::uint32_t id) override {
     ++lookups;
     switch (id) {
-      case 1: return integer("int", 4, true);
-      case 2: return record("struct task_struct", 64, 2);
-      case 3: return pointer("struct task_struct *", 2);
-      case 4: return integer("char", 1, true);
-      case 5: return ir::type{ir::type::category::array, 16, false, "char [16]", 5, 0};
-      case 6: return record("struct sched_entity", 16, 6);
-      case 7: return record("struct opaque", 0, 7);
-      case 8: return integer("pid_t", 4, true);
-      case 9: return record("union (anon)", 4, 9);
-      case 10: return integer("u64", 8, false);
-      case 11: return pointer("struct opaque *", 7);
-      case 12: return pointer("char *", 4);
-      default: return std::nullopt;
+      case 1:
+        return integer("int", 4, true);
+      case 2:
+        return record("struct task_struct", 64, 2);
+      case 3:
+        return pointer("struct task_struct *", 2);
+      case 4:
+        return integer("char", 1, true);
+      case 5:
+        return ir::type{ir::type::category::array, 16, false, "char [16]", 5, 0};
+      case 6:
+        return record("struct sched_entity", 16, 6);
+      case 7:
+        return record("struct opaque", 0, 7);
+      case 8:
+        return integer("pid_t", 4, true);
+      case 9:
+        return record("union (anon)", 4, 9);
+      case 10:
+        return integer("u64", 8, false);
+      case 11:
+        return pointer("struct opaque *", 7);
+      case 12:
+        return pointer("char *", 4);
+      default:
+        return std::nullopt;
     }
   }
   std::optional<ir::member_info> member(std::uint32_t record, std::string_view name) override {
     ++lookups;
-    static const std::map<std::pair<std::uint32_t, std::string_view>, std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> members{
-        {{2, "pid"}, {8, 64, 0}},      {{2, "real_parent"}, {3, 128, 0}}, {{2, "comm"}, {5, 192, 0}},
-        {{2, "se"}, {6, 320, 0}},      {{2, "flag"}, {1, 448, 1}},        {{2, "opaque"}, {11, 448 + 64, 0}},
-        {{2, "name"}, {12, 448, 0}},   {{9, "anon_member"}, {1, 0, 0}},   {{6, "sum_exec_runtime"}, {10, 64, 0}},
-        {{2, "small"}, {10, 453, 3}},  {{2, "across"}, {10, 460, 9}},     {{2, "wide"}, {10, 0, 60}}};
+    static const std::map<std::pair<std::uint32_t, std::string_view>,
+                          std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>
+        members{{{2, "pid"}, {8, 64, 0}},
+                {{2, "real_parent"}, {3, 128, 0}},
+                {{2, "comm"}, {5, 192, 0}},
+                {{2, "se"}, {6, 320, 0}},
+                {{2, "flag"}, {1, 448, 1}},
+                {{2, "opaque"}, {11, 448 + 64, 0}},
+                {{2, "name"}, {12, 448, 0}},
+                {{9, "anon_member"}, {1, 0, 0}},
+                {{6, "sum_exec_runtime"}, {10, 64, 0}},
+                {{2, "small"}, {10, 453, 3}},
+                {{2, "across"}, {10, 460, 9}},
+                {{2, "wide"}, {10, 0, 60}}};
     const auto it = members.find({record, name});
     if (it == members.end()) {
       if (record == 2)  // the anonymous union at 60

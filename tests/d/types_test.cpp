@@ -2,9 +2,10 @@
 // casts, *, stringof, sizeof, what each lowers to, and DTrace's errors with their places; the
 // library constants (NULL, errno and signal names).
 #include <catch2/catch.hpp>
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <string>
+#include <utility>
 
 #include "../fake_types.hpp"
 #include "dtpp/d/check.hpp"
@@ -54,91 +55,120 @@ TEST_CASE("member access through curthread lowers to reads at the members' offse
         "*(pid_t)(*(struct task_struct *)(curthread + 16) + 8)\n");
   // A struct within a struct is one offset from the same address.
   CHECK(lowered("BEGIN { trace(curthread->se.sum_exec_runtime); }") == "*(u64)(curthread + 48)\n");
-  CHECK(lowered("BEGIN { trace((*curthread).se.sum_exec_runtime); }") == "*(u64)(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace((*curthread).se.sum_exec_runtime); }") ==
+        "*(u64)(curthread + 48)\n");
   CHECK(lowered("BEGIN { trace(curthread->anon_member); }") == "*(int)(curthread + 60)\n");
-  CHECK(lowered("BEGIN { trace(*curthread->name); }") == "*(char)(*(char *)(curthread + 56) + 0)\n");
+  CHECK(lowered("BEGIN { trace(*curthread->name); }") ==
+        "*(char)(*(char *)(curthread + 56) + 0)\n");
 }
 
-TEST_CASE("a char array is its string; bit-fields are shifted out of the bytes that hold them", "[d][types]") {
+TEST_CASE("a char array is its string; bit-fields are shifted out of the bytes that hold them",
+          "[d][types]") {
   CHECK(lowered("BEGIN { trace(curthread->comm); trace(curthread->comm == \"x\"); }") ==
-        "stringof(*(char [16])(curthread + 24))\n(stringof(*(char [16])(curthread + 24)) == \"x\")\n");
+        "stringof(*(char [16])(curthread + 24))\n(stringof(*(char [16])(curthread + 24)) == "
+        "\"x\")\n");
   // A signed field of one bit is 0 or -1: shifted up to bit 63, then down arithmetically.
   CHECK(lowered("BEGIN { trace(curthread->flag); }") ==
         "(int)(((int64_t)*(uint8_t)(curthread + 56) << 63) >> 63)\n");
   CHECK(lowered("BEGIN { trace(curthread->small); trace(curthread->across); }") ==
-        "(((uint64_t)*(uint8_t)(curthread + 56) << 56) >> 61)\n(((uint64_t)*(uint16_t)(curthread + 57) << 51) >> 55)\n");
+        "(((uint64_t)*(uint8_t)(curthread + 56) << 56) >> 61)\n(((uint64_t)*(uint16_t)(curthread + "
+        "57) << 51) >> 55)\n");
 }
 
 TEST_CASE("casts to struct pointers, stringof and sizeof of the kernel's types", "[d][types]") {
-  CHECK(lowered("syscall::read:entry { trace(((struct task_struct *)arg0)->pid); }") == "*(pid_t)(arg0 + 8)\n");
-  CHECK(lowered("syscall::read:entry { trace(((struct  task_struct*)arg1)->real_parent != NULL); }") ==
+  CHECK(lowered("syscall::read:entry { trace(((struct task_struct *)arg0)->pid); }") ==
+        "*(pid_t)(arg0 + 8)\n");
+  CHECK(lowered(
+            "syscall::read:entry { trace(((struct  task_struct*)arg1)->real_parent != NULL); }") ==
         "(*(struct task_struct *)(arg1 + 16) != 0)\n");
-  CHECK(lowered("BEGIN { trace(stringof(curthread->comm)); }") == "stringof(*(char [16])(curthread + 24))\n");
-  CHECK(lowered("BEGIN { trace(stringof(curthread->name)); }") == "stringof(*(char *)(curthread + 56))\n");
-  CHECK(lowered("BEGIN { trace(stringof(curthread->pid)); }") == "stringof(*(pid_t)(curthread + 8))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->comm)); }") ==
+        "stringof(*(char [16])(curthread + 24))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->name)); }") ==
+        "stringof(*(char *)(curthread + 56))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->pid)); }") ==
+        "stringof(*(pid_t)(curthread + 8))\n");
   CHECK(lowered("BEGIN { trace(sizeof(struct task_struct)); trace(sizeof(curthread->comm)); "
-                "trace(sizeof(*curthread)); trace(sizeof(curthread)); trace(sizeof(pid_t)); }") == "64\n16\n64\n8\n4\n");
+                "trace(sizeof(*curthread)); trace(sizeof(curthread)); trace(sizeof(pid_t)); }") ==
+        "64\n16\n64\n8\n4\n");
 
   fake_types types;
-  const auto r = check("BEGIN { self->p = curthread; } syscall::read:entry { trace(self->p->pid); }", &types);
+  const auto r =
+      check("BEGIN { self->p = curthread; } syscall::read:entry { trace(self->p->pid); }", &types);
   REQUIRE(r.errors.empty());
   CHECK(r.program.variables[0].value.name == "struct task_struct *");
   CHECK(r.program.clauses[1].statements[0].records[0].size == 4);
 }
 
-TEST_CASE("member and pointer errors carry DTrace's tags and point at the expression", "[d][types]") {
+TEST_CASE("member and pointer errors carry DTrace's tags and point at the expression",
+          "[d][types]") {
   fake_types types;
-  CHECK(error_of("BEGIN { trace(curthread->nosuch); }", &types) ==
-        "D_TYPE_MEMBER: nosuch is not a member of struct task_struct @ curthread->nosuch");
-  CHECK(error_of("BEGIN { trace(pid->x); }", &types) == "D_OP_PTR: operator -> must be applied to a pointer @ pid->x");
-  CHECK(error_of("BEGIN { trace(curthread->pid->x); }", &types) ==
-        "D_OP_PTR: operator -> must be applied to a pointer @ curthread->pid->x");
-  CHECK(error_of("BEGIN { trace(curthread.pid); }", &types) ==
-        "D_OP_SOU: operator . cannot be applied to type \"struct task_struct *\"; must be applied to a struct or union @ curthread.pid");
-  CHECK(error_of("BEGIN { trace(pid.x); }", &types) ==
-        "D_OP_SOU: operator . cannot be applied to type \"pid_t\"; must be applied to a struct or union @ pid.x");
-  CHECK(error_of("BEGIN { trace(curthread->name->x); }", &types) ==
-        "D_OP_SOU: operator -> cannot be applied to pointer to type \"char\"; must be applied to a struct or union pointer"
-        " @ curthread->name->x");
-  CHECK(error_of("BEGIN { trace(curthread->opaque->x); }", &types) ==
-        "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque definition is available"
-        " @ curthread->opaque->x");
-  CHECK(error_of("BEGIN { trace(*pid); }", &types) == "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid");
-  CHECK(error_of("BEGIN { curthread->pid = 1; }", &types) ==
-        "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid");
-  CHECK(error_of("BEGIN { curthread->pid++; }", &types) ==
-        "D_OP_WRITE: operator ++ can only be applied to a writable variable @ curthread->pid");
-  CHECK(error_of("BEGIN { x = (struct nosuch *)0; }", &types) ==
-        "D_CAST_INVAL: invalid cast expression: \"int\" to \"struct nosuch *\" @ (struct nosuch *)0");
-  CHECK(error_of("BEGIN { trace(stringof(curthread->se)); }", &types) ==
-        "D_STRINGOF_TYPE: cannot apply stringof to a value of type struct sched_entity @ stringof(curthread->se)");
+  const std::pair<const char*, const char*> cases[] = {
+      {"BEGIN { trace(curthread->nosuch); }",
+       "D_TYPE_MEMBER: nosuch is not a member of struct task_struct @ curthread->nosuch"},
+      {"BEGIN { trace(pid->x); }", "D_OP_PTR: operator -> must be applied to a pointer @ pid->x"},
+      {"BEGIN { trace(curthread->pid->x); }",
+       "D_OP_PTR: operator -> must be applied to a pointer @ curthread->pid->x"},
+      {"BEGIN { trace(curthread.pid); }",
+       "D_OP_SOU: operator . cannot be applied to type \"struct task_struct *\"; must be applied "
+       "to a struct or union"
+       " @ curthread.pid"},
+      {"BEGIN { trace(pid.x); }",
+       "D_OP_SOU: operator . cannot be applied to type \"pid_t\"; must be applied to a struct or "
+       "union @ pid.x"},
+      {"BEGIN { trace(curthread->name->x); }",
+       "D_OP_SOU: operator -> cannot be applied to pointer to type \"char\"; must be applied to a "
+       "struct or union pointer"
+       " @ curthread->name->x"},
+      {"BEGIN { trace(curthread->opaque->x); }",
+       "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque "
+       "definition is available"
+       " @ curthread->opaque->x"},
+      {"BEGIN { trace(*pid); }", "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid"},
+      {"BEGIN { curthread->pid = 1; }",
+       "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid"},
+      {"BEGIN { curthread->pid++; }",
+       "D_OP_WRITE: operator ++ can only be applied to a writable variable @ curthread->pid"},
+      {"BEGIN { x = (struct nosuch *)0; }",
+       "D_CAST_INVAL: invalid cast expression: \"int\" to \"struct nosuch *\" @ (struct nosuch "
+       "*)0"},
+      {"BEGIN { trace(stringof(curthread->se)); }",
+       "D_STRINGOF_TYPE: cannot apply stringof to a value of type struct sched_entity @ "
+       "stringof(curthread->se)"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
 }
 
 TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]") {
   fake_types types;
-  CHECK(error_of("BEGIN { trace(*curthread); }", &types) ==
-        "D_UNKNOWN: a value of type \"struct task_struct\" is not supported yet @ *curthread");
-  CHECK(error_of("BEGIN { trace(curthread->se); }", &types) ==
-        "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se");
-  CHECK(error_of("BEGIN { trace(curthread->wide); }", &types) ==
-        "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide");
-  CHECK(error_of("BEGIN { trace(&pid); }", &types) == "D_UNKNOWN: operator & is not supported yet @ &pid");
-  CHECK(error_of("BEGIN { trace(curthread->comm[0]); }", &types) ==
-        "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]");
+  const std::pair<const char*, const char*> cases[] = {
+      {"BEGIN { trace(*curthread); }",
+       "D_UNKNOWN: a value of type \"struct task_struct\" is not supported yet @ *curthread"},
+      {"BEGIN { trace(curthread->se); }",
+       "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se"},
+      {"BEGIN { trace(curthread->wide); }",
+       "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide"},
+      {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
+      {"BEGIN { trace(curthread->comm[0]); }",
+       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
 }
 
-TEST_CASE("without a type table, kernel types are an error that says where they come from", "[d][types]") {
+TEST_CASE("without a type table, kernel types are an error that says where they come from",
+          "[d][types]") {
   CHECK(error_of("BEGIN { trace(curthread->pid); }", nullptr) ==
-        "D_TYPE_ERR: curthread needs the kernel's types (BTF), which only the kernel engine has @ curthread");
+        "D_TYPE_ERR: curthread needs the kernel's types (BTF), which only the kernel engine has @ "
+        "curthread");
   CHECK(error_of("BEGIN { trace(sizeof(struct task_struct)); }", nullptr) ==
         "D_UNKNOWN: failed to resolve type struct task_struct @ sizeof(struct task_struct)");
 }
 
 TEST_CASE("a program that names no kernel type never asks the type table", "[d][types]") {
   fake_types types;
-  const auto r = check("syscall::read:entry { @[execname] = count(); trace((char *)arg0); x = (uint64_t)arg1; } "
-                       "BEGIN { trace(sizeof(int)); trace(EIO); }",
-                       &types);
+  const auto r = check(
+      "syscall::read:entry { @[execname] = count(); trace((char *)arg0); x = (uint64_t)arg1; } "
+      "BEGIN { trace(sizeof(int)); trace(EIO); }",
+      &types);
   REQUIRE(r.errors.empty());
   CHECK(types.lookups == 0);
 }
@@ -156,5 +186,6 @@ TEST_CASE("NULL, the errno names and the signal names are D's library constants"
   CHECK(records[1].args[0].t.name == "int");
   CHECK(records[1].args[0].value == EAGAIN);
   CHECK(records[2].args[0].value == SIGCHLD);
-  CHECK(error_of("BEGIN { trace(EIOX); }", nullptr) == "D_IDENT_UNDEF: failed to resolve EIOX: Unknown variable name @ EIOX");
+  CHECK(error_of("BEGIN { trace(EIOX); }", nullptr) ==
+        "D_IDENT_UNDEF: failed to resolve EIOX: Unknown variable name @ EIOX");
 }

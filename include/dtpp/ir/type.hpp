@@ -16,10 +16,11 @@ namespace dtpp::ir {
 /// value: an expression of that type stands for the object's address (as an array does in C),
 /// which member access, `*`, stringof and sizeof take.
 struct type {
-  enum class category : std::uint8_t { void_type, integer, string, stack, ustack, record, array } kind = category::void_type;
+  enum class category : std::uint8_t { void_type, integer, string, stack, ustack, record, array };
+  category kind = category::void_type;
   std::uint32_t size = 0;
   bool is_signed = false;
-  std::string name;  ///< as D names it in messages: "int", "uint64_t", "string", "struct task_struct *"
+  std::string name;  ///< as D names it: "int", "uint64_t", "string", "struct task_struct *"
   /// record and array: the type's id in the type_table it came from.
   std::uint32_t id = 0;
   /// A pointer into a type_table's types: the id of the type it points to (0: not such a pointer).
