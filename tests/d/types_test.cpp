@@ -150,6 +150,15 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
       {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
       {"BEGIN { trace(curthread->comm[0]); }",
        "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
+      {"struct foo { int a; };\nBEGIN { exit(0); }",
+       "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct"},
+      {"union u { int a; };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ union"},
+      {"enum e { A };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ enum"},
+      {"typedef int myint;", "D_UNKNOWN: typedef is not supported yet @ typedef"},
+      {"BEGIN { trace(offsetof(struct task_struct, pid)); }", "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
+      {"BEGIN { trace(xlate<psinfo_t *>(curthread)); }", "D_UNKNOWN: translators are not supported yet @ xlate"},
+      {"translator psinfo_t < int x > { pr_pid = x; };", "D_UNKNOWN: translators are not supported yet @ translator"},
+      {"BEGIN { trace(`max_pfn); }", "D_UNKNOWN: kernel symbols (`name) are not supported yet @ `"},
   };
   for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
 }
