@@ -536,6 +536,7 @@ expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   const auto implicit = integer_type("int64_t", 8, true);
   auto target = lvalue(n->kids[0], n->text, &implicit);
   if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
+  if (target.t.is_pointer()) fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + n->text, n->where);
   expr e;
   e.kind = kind_t::increment;
   e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
@@ -557,6 +558,8 @@ expr checker::assign(const ast::node_ptr& n) {
     fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
   if (op != "=" && !target.t.is_integer())
     fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
+  if (op != "=" && (target.t.is_pointer() || v.t.is_pointer()))
+    fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
   if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
     fail("D_DIV_ZERO", "expression contains division by zero", n->where);
   expr e;
@@ -608,6 +611,8 @@ expr checker::binary(const ast::node_ptr& n) {
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+    if (a.t.is_pointer() || b.t.is_pointer())
+      fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
     if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
       fail("D_DIV_ZERO", "expression contains division by zero", n->where);
     e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);

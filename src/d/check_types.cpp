@@ -184,6 +184,7 @@ expr checker::cast(const ast::node_ptr& n) {
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
+  if (e.t.is_pointer()) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
   e.where = n->where;
   return e;
 }

@@ -123,6 +123,8 @@ TEST_CASE("member and pointer errors carry DTrace's tags and point at the expres
        "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque "
        "definition is available"
        " @ curthread->opaque->x"},
+      {"BEGIN { trace(((uintptr_t)curthread)->pid); }",
+       "D_OP_PTR: operator -> must be applied to a pointer @ ((uintptr_t)curthread)->pid"},
       {"BEGIN { trace(*pid); }", "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid"},
       {"BEGIN { curthread->pid = 1; }",
        "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid"},
@@ -147,6 +149,12 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se"},
       {"BEGIN { trace(curthread->wide); }",
        "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide"},
+      {"BEGIN { trace(curthread + 1); }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator + @ curthread + 1"},
+      {"BEGIN { self->p = curthread; self->p++; }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator ++ @ self->p++"},
+      {"BEGIN { self->p = curthread; self->p -= 8; }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
       {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
       {"BEGIN { trace(curthread->comm[0]); }",
        "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
