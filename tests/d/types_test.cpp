@@ -38,13 +38,15 @@ std::string lowered(const std::string& text) {
   return out;
 }
 
-// The one error a program gets: "TAG: message @ the source it points at".
+// The errors a program gets, one a line: "TAG: message @ the source it points at".
 std::string error_of(const std::string& text, ir::type_table* types) {
   const auto r = check(text, types);
   INFO(text);
-  REQUIRE(r.errors.size() == 1);
-  const auto& e = r.errors[0];
-  return e.tag + ": " + e.message + " @ " + text.substr(e.where.begin, e.where.end - e.where.begin);
+  REQUIRE(!r.errors.empty());
+  std::string out;
+  for (const auto& e : r.errors)
+    out += (out.empty() ? "" : "\n") + e.tag + ": " + e.message + " @ " + text.substr(e.where.begin, e.where.end - e.where.begin);
+  return out;
 }
 
 }  // namespace
@@ -123,8 +125,8 @@ TEST_CASE("member and pointer errors carry DTrace's tags and point at the expres
        "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque "
        "definition is available"
        " @ curthread->opaque->x"},
-      {"BEGIN { trace(((uintptr_t)curthread)->pid); }",
-       "D_OP_PTR: operator -> must be applied to a pointer @ ((uintptr_t)curthread)->pid"},
+      {"BEGIN { x = (uintptr_t)curthread; trace(x->pid); }",
+       "D_OP_PTR: operator -> must be applied to a pointer @ x->pid"},
       {"BEGIN { trace(*pid); }", "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid"},
       {"BEGIN { curthread->pid = 1; }",
        "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid"},
@@ -160,6 +162,11 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
       {"struct foo { int a; };\nBEGIN { exit(0); }",
        "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct"},
+      {"typedef int t1; struct s { int a; } ;\ntypedef int t2;\nBEGIN { trace(offsetof(struct s, a)); }",
+       "D_UNKNOWN: typedef is not supported yet @ typedef\n"
+       "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct\n"
+       "D_UNKNOWN: typedef is not supported yet @ typedef\n"
+       "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
       {"union u { int a; };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ union"},
       {"enum e { A };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ enum"},
       {"typedef int myint;", "D_UNKNOWN: typedef is not supported yet @ typedef"},

@@ -629,6 +629,16 @@ inline std::size_t clause_end(const std::string& text, std::size_t from) {
   return text.size();
 }
 
+// Where a declaration the grammar does not take yet ends (`typedef int t;`, `struct s { ... };`):
+// past its ';', after its braces if it has any.
+inline std::size_t declaration_end(const std::string& text, std::size_t from) {
+  const auto semicolon = text.find(';', from);
+  if (semicolon < text.find('{', from)) return semicolon + 1;
+  const auto end = clause_end(text, from);
+  const auto next = text.find_first_not_of(" \t\r\n", end);
+  return next != std::string::npos && text[next] == ';' ? next + 1 : end;
+}
+
 inline bool starts_with_word(const std::string& text, std::size_t at, std::string_view word) {
   return text.compare(at, word.size(), word) == 0 &&
          (at + word.size() >= text.size() ||
@@ -765,8 +775,11 @@ parse_result parse(const source_file& source) {
     } catch (const parser::too_deep& deep) {
       report_too_deep(deep);
     }
-    // Skip the broken clause, so that errors further on are found too.
-    at = std::max(detail::clause_end(text, start), start + 1);
+    // Skip the broken clause, so that errors further on are found too; a declaration not
+    // supported yet (its first word is the error) through its end.
+    const auto& last = result.errors.back();
+    const bool unsupported = last.tag == "D_UNKNOWN" && last.where.begin == text.find_first_not_of(" \t\r\n", start);
+    at = unsupported ? detail::declaration_end(text, start) : std::max(detail::clause_end(text, start), start + 1);
   }
   return result;
 }
