@@ -317,7 +317,7 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   CHECK(text.text() == line + line);
 }
 
-TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too; the in-process engine refuses it") {
+TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and the in-process engine refuses it") {
   REQUIRE_KERNEL();
   {
     consumer::handle h(kernel::engines());
