@@ -43,6 +43,42 @@ void read_loop(benchmark::State& state) {
   ::close(zero);
 }
 
+// A pid probe's cost depends on the first instruction the uprobe replaces: `push %rbp` is
+// emulated, a 5-byte nop may become a call (Linux 6.18 and later), anything else traps and is
+// single-stepped. One function of each kind, in assembly so that the compiler cannot change them.
+extern "C" long pid_push_rbp(long), pid_nop5(long), pid_single_step(long);
+asm(R"(
+  .text
+  .globl pid_push_rbp
+  .type pid_push_rbp, @function
+pid_push_rbp:
+  push %rbp
+  mov %rsp, %rbp
+  lea 1(%rdi), %rax
+  pop %rbp
+  ret
+  .size pid_push_rbp, .-pid_push_rbp
+  .globl pid_nop5
+  .type pid_nop5, @function
+pid_nop5:
+  nopl 0(%rax, %rax, 1)
+  lea 1(%rdi), %rax
+  ret
+  .size pid_nop5, .-pid_nop5
+  .globl pid_single_step
+  .type pid_single_step, @function
+pid_single_step:
+  lea 1(%rdi), %rax
+  ret
+  .size pid_single_step, .-pid_single_step
+)");
+
+template <long (*function)(long)>
+void call_loop(benchmark::State& state) {
+  long v = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(v = function(v));
+}
+
 // ---- tracers -----------------------------------------------------------------------------------
 
 std::optional<std::string> kernel_refuses() { return dtpp::kernel::unavailable(); }
@@ -107,9 +143,16 @@ class bpftrace {
       ::_exit(127);
     }
     ::close(out[1]);
+    // "Attaching N probes..." comes first, before the probes are attached: wait for BEGIN's line.
     pollfd p{out[0], POLLIN, 0};
+    std::string seen;
     char buffer[256];
-    ready_ = ::poll(&p, 1, 20000) == 1 && ::read(out[0], buffer, sizeof buffer) > 0;
+    while (seen.find("ready\n") == std::string::npos && ::poll(&p, 1, 20000) == 1) {
+      const auto n = ::read(out[0], buffer, sizeof buffer);
+      if (n <= 0) break;
+      seen.append(buffer, static_cast<std::size_t>(n));
+    }
+    ready_ = seen.find("ready\n") != std::string::npos;
     output_ = out[0];
   }
   // bpftrace may miss a SIGINT that comes right after its BEGIN (and stay attached to the next
@@ -132,6 +175,29 @@ class bpftrace {
   int output_ = -1;
   bool ready_ = false;
 };
+
+// The pid provider on this process's own function, next to bpftrace's uprobe on it.
+std::string self_path() {
+  char path[4096] = {};
+  const auto n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+}
+
+void pid_under_dtpp(benchmark::State& state, void (*work)(benchmark::State&), const char* function) {
+  if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
+  std::string error;
+  auto k = dtpp_tracing("pid" + std::to_string(::getpid()) + ":a.out:" + function + ":entry { @ = count(); }", error);
+  if (!k) return state.SkipWithError(error.c_str());
+  work(state);
+  k->stop();
+}
+
+void pid_under_bpftrace(benchmark::State& state, void (*work)(benchmark::State&), const char* function) {
+  if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
+  bpftrace b("uprobe:" + self_path() + ":" + function + " { @ = count(); }");
+  if (!b.ready()) return state.SkipWithError("bpftrace is not installed or did not start");
+  work(state);
+}
 
 // ---- the runs ----------------------------------------------------------------------------------
 
@@ -193,6 +259,18 @@ WORKLOAD_BENCHMARK(untraced, read, read_loop);
 WORKLOAD_BENCHMARK(under_dtpp, read_while_raw_syscalls_serves_others, read_loop, count_tid_raw);
 WORKLOAD_BENCHMARK(under_dtpp, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
+
+// A uprobe that traps costs microseconds: fewer calls, or the smoke run would take minutes.
+constexpr int pid_calls = 5000;
+#define PID_BENCHMARK(name, ...) \
+  BENCHMARK_CAPTURE(name, __VA_ARGS__)->Iterations(pid_calls)->Unit(benchmark::kNanosecond)
+PID_BENCHMARK(untraced, pid_call, call_loop<pid_push_rbp>);
+PID_BENCHMARK(pid_under_dtpp, push_rbp_entry_count, call_loop<pid_push_rbp>, "pid_push_rbp");
+PID_BENCHMARK(pid_under_bpftrace, push_rbp_entry_count, call_loop<pid_push_rbp>, "pid_push_rbp");
+PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
+PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
+PID_BENCHMARK(pid_under_dtpp, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
+PID_BENCHMARK(pid_under_bpftrace, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 
 // Launch to exit of `BEGIN { exit(0); }` as a user runs it; the peak resident memory as a counter.
 void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {

@@ -916,6 +916,56 @@ class builder {
         e_.extend(r0, size, f.is_signed);
         return;
       }
+      case target::kind::user_entry: {
+        // The x86-64 calling convention: six in registers (pt_regs offsets of rdi, rsi, rdx,
+        // rcx, r8, r9), the rest on the user stack above the return address.
+        static constexpr std::int16_t in_registers[] = {112, 104, 96, 88, 72, 64};
+        if (n < 6) {
+          e_.load(r0, r6, in_registers[n]);
+          return;
+        }
+        e_.load(r3, r6, 152);  // sp
+        e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(8 * (n - 5)));
+        e_.store_imm(r10, misc_slot, 0);
+        e_.mov(r1, r10);
+        e_.alu(BPF_ADD, r1, misc_slot);
+        e_.mov(r2, 8);
+        e_.call(BPF_FUNC_probe_read_user);
+        e_.load(r0, r10, misc_slot);
+        return;
+      }
+      case target::kind::usdt: {
+        if (n >= t_.usdt_args.size()) {
+          e_.mov(r0, 0);
+          return;
+        }
+        const auto& a = t_.usdt_args[n];
+        if (a.type == usdt_argument::kind::constant) {
+          e_.mov64(r0, a.value);
+          return;
+        }
+        if (a.type == usdt_argument::kind::reg) {
+          e_.load(r0, r6, a.reg);
+        } else {
+          e_.load(r3, r6, a.reg);
+          e_.mov64(r1, a.value);
+          e_.alu(BPF_ADD, r3, r1);
+          e_.store_imm(r10, misc_slot, 0);
+          e_.mov(r1, r10);
+          e_.alu(BPF_ADD, r1, misc_slot);
+          e_.mov(r2, static_cast<std::int32_t>(a.size));
+          e_.call(BPF_FUNC_probe_read_user);
+          e_.load(r0, r10, misc_slot);
+        }
+        e_.extend(r0, a.size, a.is_signed);
+        return;
+      }
+      case target::kind::user_return:
+        // arg1: the return value (rax). arg0, DTrace's offset of the returning instruction, is
+        // not known to a uretprobe, which fires at the caller's return address: 0.
+        if (n == 1) e_.load(r0, r6, 80);
+        else e_.mov(r0, 0);
+        return;
       case target::kind::syscall_return:
         // arg0 and arg1: the return value.
         if (n < 2) e_.load(r0, r6, 16);

@@ -11,6 +11,7 @@
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/ir/program.hpp"
 #include "insn.hpp"
+#include "usdt_arguments.hpp"
 
 namespace dtpp::kernel {
 
@@ -24,7 +25,8 @@ struct arg_field {
 
 /// A probe the kernel serves and the clauses it runs.
 struct target {
-  enum class kind : std::uint8_t { begin, end, syscall_entry, syscall_return, tracepoint, profile, tick };
+  enum class kind : std::uint8_t { begin, end, syscall_entry, syscall_return, tracepoint, profile, tick,
+                                   user_entry, user_return, usdt };
   kind type = kind::begin;
   probe_info info;
   std::vector<arg_field> args;       ///< entry / tracepoint arguments, in order
@@ -33,6 +35,14 @@ struct target {
   /// A raw_syscalls program serving many system calls names the map (by index) that gives each
   /// system call number its probe id and function name; 0: one probe, known here.
   std::uint32_t probe_table = 0;
+  /// A pid provider's uprobe (user_entry: at a function's entry or an offset in it; user_return)
+  /// or a USDT site's (usdt):
+  /// the object's path, the file offset of the instruction, and the process it fires for.
+  std::string uprobe_path;
+  std::uint64_t uprobe_offset = 0;
+  std::int64_t uprobe_pid = 0;
+  std::uint64_t semaphore_offset = 0;       ///< usdt: the semaphore's file offset; 0: none
+  std::vector<usdt_argument> usdt_args;     ///< usdt: where each argN is
 };
 
 /// A probe table entry: the probe id, then the function name padded to strsize.

@@ -17,7 +17,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fnmatch.h>
+#include <fstream>
 #include <map>
+#include <optional>
 
 #include "codegen.hpp"
 #include "detach.hpp"
@@ -72,8 +74,8 @@ fd make_thread_storage(std::uint32_t bytes) {
   return fd(f);
 }
 
-int perf_event_open(perf_event_attr& attr, int cpu) {
-  return static_cast<int>(::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+int perf_event_open(perf_event_attr& attr, int cpu, pid_t pid = -1) {
+  return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
 // A member's byte offset in a kernel struct, from the kernel's types; -1 when unknown.
@@ -437,6 +439,9 @@ struct driver::state {
       case target::kind::end: return BPF_PROG_TYPE_RAW_TRACEPOINT;
       case target::kind::profile:
       case target::kind::tick: return BPF_PROG_TYPE_PERF_EVENT;
+      case target::kind::user_entry:
+      case target::kind::user_return:
+      case target::kind::usdt: return BPF_PROG_TYPE_KPROBE;
       default: return BPF_PROG_TYPE_TRACEPOINT;
     }
   }
@@ -513,7 +518,22 @@ struct driver::state {
     perf_event_attr attr{};
     attr.size = sizeof attr;
     std::vector<int> on_cpus;
-    if (t.type == target::kind::profile || t.type == target::kind::tick) {
+    pid_t pid = -1;
+    if (t.type == target::kind::user_entry || t.type == target::kind::user_return || t.type == target::kind::usdt) {
+      // A uprobe of the perf PMU: it leaves nothing in tracefs, and goes with its event's fd.
+      const auto pmu = uprobe_pmu();
+      if (!pmu) return full_name(t.info) + ": this kernel has no uprobe PMU";
+      attr.type = pmu->type;
+      attr.config = t.type == target::kind::user_return ? pmu->retprobe : 0;
+      // A USDT semaphore is counted up by the kernel while the probe is attached.
+      if (t.semaphore_offset) attr.config |= t.semaphore_offset << pmu->ref_ctr_shift;
+      attr.config1 = reinterpret_cast<std::uintptr_t>(t.uprobe_path.c_str());
+      attr.config2 = t.uprobe_offset;
+      attr.sample_period = 1;
+      attr.wakeup_events = 1;
+      on_cpus = {-1};  // every CPU, for the one process
+      pid = static_cast<pid_t>(t.uprobe_pid);
+    } else if (t.type == target::kind::profile || t.type == target::kind::tick) {
       attr.type = PERF_TYPE_SOFTWARE;
       attr.config = PERF_COUNT_SW_CPU_CLOCK;
       attr.sample_period = t.period;
@@ -527,7 +547,7 @@ struct driver::state {
     }
     std::vector<fd> made_events, made_links;
     for (const int cpu : on_cpus) {
-      fd event(perf_event_open(attr, cpu));
+      fd event(perf_event_open(attr, cpu, pid));
       if (event.get() < 0) {
         if (errno == ENODEV && t.type == target::kind::profile) continue;  // an offline CPU
         return full_name(t.info) + ": perf_event_open: " + errno_text(errno);
@@ -542,6 +562,27 @@ struct driver::state {
     for (auto& e : made_events) events.push_back(std::move(e));
     for (auto& l : made_links) links.push_back(std::move(l));
     return std::nullopt;
+  }
+
+  // The uprobe PMU's type and its retprobe bit, from sysfs (read once).
+  struct uprobe_pmu_info {
+    std::uint32_t type;
+    std::uint64_t retprobe;
+    std::uint32_t ref_ctr_shift;
+  };
+  static std::optional<uprobe_pmu_info> uprobe_pmu() {
+    static const auto pmu = []() -> std::optional<uprobe_pmu_info> {
+      const std::string dir = "/sys/bus/event_source/devices/uprobe/";
+      std::ifstream type_file(dir + "type"), format_file(dir + "format/retprobe"),
+          ref_ctr_file(dir + "format/ref_ctr_offset");
+      std::uint32_t type = 0;
+      std::string format, ref_ctr = "config:32-63";  // "config:0"; older kernels lack ref_ctr_offset
+      if (!(type_file >> type) || !(format_file >> format) || format.rfind("config:", 0) != 0) return std::nullopt;
+      ref_ctr_file >> ref_ctr;
+      return uprobe_pmu_info{type, std::uint64_t{1} << std::stoul(format.substr(7)),
+                             static_cast<std::uint32_t>(std::stoul(ref_ctr.substr(7)))};
+    }();
+    return pmu;
   }
 
   static int on_record(void* context, void* data, std::size_t size) {

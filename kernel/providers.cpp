@@ -2,12 +2,14 @@
 
 #include "dtpp/ir/period.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/symbols/cache.hpp"
 
 #include <dirent.h>
 #include <fnmatch.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -94,6 +96,118 @@ struct numbered {
 constexpr numbered syscall_numbers[] = {
 #include "dtpp/syscall_numbers.inc"
 };
+
+// The process a pid provider names ("pid1234"); nothing for any other provider.
+std::optional<std::int64_t> pid_provider(const std::string& provider) {
+  if (provider.size() < 4 || provider.size() > 13 || provider.rfind("pid", 0) != 0 ||
+      provider.find_first_not_of("0123456789", 3) != std::string::npos)
+    return std::nullopt;
+  return std::stoll(provider.substr(3));
+}
+
+// A probe name that is an instruction offset ("1c", "0x1c"): the offset.
+std::optional<std::uint64_t> offset_name(const std::string& name) {
+  const auto digits = name.rfind("0x", 0) == 0 ? name.substr(2) : name;
+  if (digits.empty() || digits.size() > 16 || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(digits, nullptr, 16);
+}
+
+// The pid provider of process `pid`: in each executable mapping of a file (the executable is
+// module a.out, as DTrace names it), the functions of its symbol tables, matched by their
+// demangled or mangled names; probes at entry, return, or an offset into the function.
+// The objects of process `pid`'s executable mappings, each with its module name: the
+// executable's is a.out, as DTrace names it, a library's its file's name.
+struct process_object {
+  std::string path, module;
+  const symbols::object* object;
+};
+std::vector<process_object> process_objects(std::int64_t pid) {
+  auto& symbols = symbols::shared_cache();
+  char exe[4096] = {};
+  const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
+  const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
+  symbols.remember(pid);  // its frames are named from the same tables, even once it is gone
+  std::vector<process_object> out;
+  for (const auto& m : symbols::read_maps(pid))
+    if (m.executable && !m.path.empty() && m.path.front() == '/' &&
+        std::none_of(out.begin(), out.end(), [&](const process_object& o) { return o.path == m.path; }))
+      out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
+                     &symbols.object_at(m.path)});
+  return out;
+}
+
+void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>& out) {
+  const auto offset = offset_name(p.name);  // never a glob: only hex digits
+  const auto provider = "pid" + std::to_string(pid);
+  for (const auto& [path, module, o] : process_objects(pid)) {
+    if (!matches(p.module, module)) continue;
+    const auto& object = *o;
+    for (const auto& f : object.functions()) {
+      if (!matches(p.function, f.name) && !matches(p.function, f.mangled)) continue;
+      const auto add = [&](target::kind type, std::string name, std::uint64_t at) {
+        const auto file_offset = object.file_offset_of(f.address + at);
+        if (!file_offset) return;
+        target t;
+        t.type = type;
+        t.info = {0, provider, module, f.name, std::move(name), {}};
+        t.uprobe_path = path;
+        t.uprobe_offset = *file_offset;
+        t.uprobe_pid = pid;
+        out.push_back(std::move(t));
+      };
+      if (offset) {
+        if (f.size > *offset) add(target::kind::user_entry, p.name, *offset);
+        continue;
+      }
+      if (matches(p.name, "entry")) add(target::kind::user_entry, "entry", 0);
+      if (matches(p.name, "return")) add(target::kind::user_return, "return", 0);
+    }
+  }
+}
+
+// A USDT provider of one process ("myprov1234", from myprov$target): the provider's name and the
+// process, which must exist and run a program (not a kernel thread, so that "http2" is not
+// taken for kthreadd's); nothing for any other provider.
+std::optional<std::pair<std::string, std::int64_t>> usdt_provider(const std::string& provider) {
+  const auto digits = provider.find_last_not_of("0123456789");
+  if (digits == std::string::npos || digits + 1 == provider.size() || provider.size() - digits > 11 || has_glob(provider) ||
+      pid_provider(provider))
+    return std::nullopt;
+  const auto pid = std::stoll(provider.substr(digits + 1));
+  char exe[8];
+  if (::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe) < 0) return std::nullopt;
+  return std::make_pair(provider.substr(0, digits + 1), pid);
+}
+
+// The USDT sites of process `pid` whose provider is `name`: a probe each, in the function that
+// holds the site.
+void match_usdt_probes(const ir::probe& p, const std::string& name, std::int64_t pid, std::vector<target>& out) {
+  for (const auto& [path, module, object] : process_objects(pid)) {
+    if (!matches(p.module, module)) continue;
+    for (const auto& site : object->usdt_sites()) {
+      if (site.provider != name || !matches(p.name, site.name)) continue;
+      const auto* f = object->function_at(site.address);
+      const auto function = f ? f->name : std::string();
+      if (!matches(p.function, function) && !(f && matches(p.function, f->mangled))) continue;
+      const auto file_offset = object->file_offset_of(site.address);
+      if (!file_offset) continue;
+      auto arguments = parse_usdt_arguments(site.arguments);
+      if (!arguments)
+        throw error("USDT probe " + name + ":" + site.name + " in " + path + ": arguments '" + site.arguments +
+                    "' are not supported", p.where);
+      target t;
+      t.type = target::kind::usdt;
+      t.info = {0, p.provider, module, function, site.name, {}};
+      t.uprobe_path = path;
+      t.uprobe_offset = *file_offset;
+      t.uprobe_pid = pid;
+      t.semaphore_offset = site.semaphore ? object->file_offset_of(site.semaphore).value_or(0) : 0;
+      t.usdt_args = std::move(*arguments);
+      out.push_back(std::move(t));
+    }
+  }
+}
 
 }  // namespace
 
@@ -187,6 +301,8 @@ std::vector<target> match_probes(const ir::probe& p) {
       }
     }
   }
+  if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
+  if (const auto usdt = usdt_provider(p.provider)) match_usdt_probes(p, usdt->first, usdt->second, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
                                                                       : entries(tracefs() + "/events", true);
@@ -210,7 +326,8 @@ bool names_kernel_provider(const ir::probe& d) {
       matches(d.module, "") && matches(d.function, ""))
     return true;
   if (d.provider.empty()) return false;
-  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint");
+  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint") || pid_provider(d.provider) ||
+         usdt_provider(d.provider);
 }
 
 }  // namespace dtpp::kernel

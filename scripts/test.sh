@@ -18,8 +18,8 @@ run_labels='unit|example|command|capi|kernel'
 bash scripts/build.sh build
 ctest --test-dir build --output-on-failure -j2
 
-# Benchmarks, compile-fail, header and install checks gain nothing from another build; skip them.
-bash scripts/build.sh build-release -DCMAKE_BUILD_TYPE=Release -DDTPP_BENCH=OFF
+# Benchmarks, compile-fail, header, install and fuzz checks gain nothing from another build; skip them.
+bash scripts/build.sh build-release -DCMAKE_BUILD_TYPE=Release -DDTPP_BENCH=OFF -DDTPP_CODE_CHECKS=OFF
 ctest --test-dir build-release --output-on-failure -j2 -L "$run_labels"
 
 bash scripts/build.sh build-san -DDTPP_SANITIZE=ON -DDTPP_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug

@@ -307,8 +307,9 @@ inline void set_record(agg::record& r, const agg::key_type& type, const value& v
 
 // The key of an update whose keys change from firing to firing, in keys reused per thread, one
 // per key count: no allocation once their strings have grown.
-inline const agg::dynamic_key& evaluated_key(runner& r, const std::vector<compiled_expr>& keys,
-                                             const std::vector<agg::key_type>& types) {
+[[gnu::noinline]] const agg::dynamic_key& evaluated_key(runner& r,
+                                                        const std::vector<compiled_expr>& keys,
+                                                        const std::vector<agg::key_type>& types) {
   thread_local std::vector<agg::dynamic_key> scratch;
   if (scratch.size() <= keys.size()) scratch.resize(keys.size() + 1);
   auto& key = scratch[keys.size()];
@@ -337,6 +338,50 @@ inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
   return a.current(cached.words);
 }
 
+// The row of a key evaluated at this firing; out of line, so that a fixed key's path stays short.
+[[gnu::noinline]] std::uint64_t* compiled_update::keyed_row(const agg::dynamic_key& key) const {
+  return aggregation->words(key, agg::dynamic_aggregation::hash(key));
+}
+inline std::uint64_t* compiled_update::fixed_row() const {
+  return detail::fixed_row(*aggregation, step, fixed_key, fixed_hash);
+}
+inline void compiled_update::add(std::uint64_t* row, std::int64_t x, std::int64_t by) const {
+  std::visit([&](const auto& policy) { policy.add(row, x, by); }, fn);
+}
+// The keys first, then the value and the increment, as D evaluates them; the row only once all
+// are known, so that a fault in one leaves no new key behind.
+inline void compiled_update::run(runner& r) const {
+  const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types);
+  const std::int64_t x = value(r);
+  const std::int64_t by = incr(r);
+  add(key ? keyed_row(*key) : fixed_row(), x, by);
+}
+// With no closure among the operands, those the policy ignores (count()'s value, the increment
+// outside the quantize family) are not read at all.
+inline void compiled_update::run_direct(std::span<const std::int64_t> args) const {
+  std::uint64_t* row = fixed_row();
+  std::visit(
+      [&](const auto& policy) {
+        constexpr auto kind = std::decay_t<decltype(policy)>::kind;
+        const std::int64_t x = kind == agg::kind::count ? 0 : value.direct(args);
+        const std::int64_t by = agg::is_histogram(kind) ? incr.direct(args) : 1;
+        policy.add(row, x, by);
+      },
+      fn);
+}
+
+// Flattened: the updates, their operands and the policies' adds inline here, with calls left
+// only to closures and to the out-of-line paths (a key evaluated per firing, a new row).
+[[gnu::flatten]] void run_updates(runner& r, const std::vector<compiled_update>& updates) {
+  for (const auto& u : updates) u.run(r);
+}
+[[gnu::flatten]] void fire_direct(engine::state& st, const bound_probe& probe,
+                                  std::span<const std::int64_t> args) {
+  if (st.exited.load(std::memory_order_relaxed)) return;  // as runner::run
+  for (const auto& c : probe.compiled)
+    for (const auto& u : c.updates) u.run_direct(args);
+}
+
 // ---- the compiler -----------------------------------------------------------------------------
 
 // Compiles the clauses of one probe. The closures hold what they need by value, or point into the
@@ -350,7 +395,14 @@ class compiler {
     out.clause = &c;
     out.needs_lock = needs_lock(c);
     if (c.predicate) out.predicate = truth(*c.predicate);
-    for (const auto& s : c.statements) out.statements.push_back(statement(s));
+    const bool updates_only =
+        !c.default_action && !c.statements.empty() &&
+        std::all_of(c.statements.begin(), c.statements.end(),
+                    [](const ir::statement& s) { return s.kind == ir::action::aggregate; });
+    for (const auto& s : c.statements) {
+      if (updates_only) out.updates.push_back(aggregate(s));
+      else out.statements.push_back(statement(s));
+    }
     return out;
   }
 
@@ -381,7 +433,10 @@ class compiler {
           return false;
         };
       case ir::action::aggregate:
-        return aggregate(s);
+        return [update = aggregate(s)](runner& r) {
+          update.run(r);
+          return false;
+        };
       case ir::action::printa:
       case ir::action::clear:
       case ir::action::denormalize:
@@ -469,33 +524,35 @@ class compiler {
   // The aggregation's function is resolved to its policy here; keys that are the same at every
   // firing of this probe (`@[probename]`, `@["reads"]`, none at all) are built and hashed here
   // too, so that such an update only evaluates its arguments and takes its row from fixed_row().
-  compiled_step aggregate(const ir::statement& s) {
-    auto* a = st_.aggregations[s.aggregation - 1].get();
-    const auto types = a->desc().keys;
+  compiled_update aggregate(const ir::statement& s) {
+    compiled_update u;
+    u.aggregation = st_.aggregations[s.aggregation - 1].get();
+    u.fn = u.aggregation->desc().fn.visit(
+        [](const auto& fn) { return compiled_update::policy(fn); });
+    u.step = next_step();
+    u.types = u.aggregation->desc().keys;
     const bool all_fixed = std::all_of(s.keys.begin(), s.keys.end(),
                                        [&](const expr& k) { return fixed(k).has_value(); });
-    agg::dynamic_key fixed_key;
-    std::vector<compiled_expr> keys;  // evaluated at each firing unless every key is fixed
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
       if (all_fixed)
-        set_record(fixed_key.records.emplace_back(), types[i], *fixed(s.keys[i]));
+        set_record(u.fixed_key.records.emplace_back(), u.types[i], *fixed(s.keys[i]));
       else
-        keys.push_back(compile(s.keys[i]));
+        u.keys.push_back(compile(s.keys[i]));
     }
-    const auto fixed_hash = agg::dynamic_aggregation::hash(fixed_key);
-    compiled_expr x = s.args.empty() ? compiled_expr() : compile(s.args[0]);
-    compiled_expr incr = s.args.size() > 1 ? compile(s.args[1]) : compiled_expr();
-    return a->desc().fn.visit([&](const auto& fn) -> compiled_step {
-      return [a, fn, types, keys, fixed_key, fixed_hash, step = next_step(), x, incr](runner& r) {
-        const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types);
-        const std::int64_t value = x ? x(r).i : 0;
-        const std::int64_t by = incr ? incr(r).i : 1;
-        fn.add(key ? a->words(*key, agg::dynamic_aggregation::hash(*key))
-                   : fixed_row(*a, step, fixed_key, fixed_hash),
-               value, by);
-        return false;
-      };
-    });
+    u.fixed_hash = agg::dynamic_aggregation::hash(u.fixed_key);
+    if (!s.args.empty()) u.value = integer(s.args[0]);
+    u.incr = s.args.size() > 1 ? integer(s.args[1])
+                               : integer_operand{integer_operand::source::constant, 1, {}};
+    return u;
+  }
+
+  // An update's integer operand: constants and argN need no closure.
+  integer_operand integer(const expr& e) {
+    using source = integer_operand::source;
+    if (const auto v = fixed(e); v && !e.t.is_string()) return {source::constant, v->i, {}};
+    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::arg)
+      return {source::argument, e.value, {}};
+    return {source::closure, 0, compile(e)};
   }
 
   // ---- expressions ---------------------------------------------------------------------------

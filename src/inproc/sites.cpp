@@ -121,8 +121,13 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
   auto* st = active_engine.load(std::memory_order_seq_cst);
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
-      site.probe <= st->probes.size())
-    detail::runner(*st, st->probes[site.probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
+      site.probe <= st->probes.size()) {
+    const auto& probe = st->probes[site.probe - 1];
+    if (probe.direct)
+      detail::fire_direct(*st, probe, args);
+    else
+      detail::runner(*st, probe, args, detail::runner::this_cpu, __builtin_return_address(0)).run();
+  }
   count.value.store(under_way, std::memory_order_release);
 }
 

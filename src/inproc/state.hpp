@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "dtpp/inproc/engine.hpp"
@@ -44,17 +45,70 @@ struct clause_abandoned {};
 inline constexpr std::int64_t fault_divide_by_zero = 4;  // DTRACEFLT_DIVZERO
 
 class runner;
+struct compiled_update;
+// Runs the updates of a clause that only updates aggregations, in order (compile.cpp): one call
+// per clause, each update inlined there.
+void run_updates(runner& r, const std::vector<compiled_update>& updates);
 
 // A clause compiled for one probe: closures resolved once, when the engine is made, so that a
 // firing neither walks the expression tree nor compares operator names.
 using compiled_expr = std::function<value(runner&)>;
 using compiled_step = std::function<bool(runner&)>;  // statement: true when it added data
 
+// An integer operand of an update (a value, an increment): a constant or argN is read in place,
+// anything else through its closure.
+struct integer_operand {
+  enum class source : std::uint8_t { constant, argument, closure } from = source::constant;
+  std::int64_t n = 0;  // the constant, or the argument's index
+  compiled_expr other;
+
+  std::int64_t operator()(runner& r) const;
+  /// A constant's or an argument's value, with no closure to run.
+  std::int64_t direct(std::span<const std::int64_t> args) const {
+    if (from == source::argument)
+      return static_cast<std::size_t>(n) < args.size() ? args[static_cast<std::size_t>(n)] : 0;
+    return n;
+  }
+};
+
+// One aggregation update, compiled to data rather than to a closure: the function's policy is
+// chosen by a switch, not a type-erased call, and a key that is the same at every firing of the
+// probe (`@[probename]`, none at all) was built and hashed once.
+struct compiled_update {
+  using policy = std::variant<Count, Sum, Min, Max, Avg, StdDev, Quantize, LQuantize, LLQuantize>;
+  agg::dynamic_aggregation* aggregation = nullptr;
+  policy fn;
+  std::uint64_t step = 0;  // names the update in the per-thread cache of fixed rows
+  agg::dynamic_key fixed_key;
+  std::uint64_t fixed_hash = 0;
+  std::vector<compiled_expr> keys;  // evaluated at each firing unless every key is fixed
+  std::vector<agg::key_type> types;
+  integer_operand value;
+  integer_operand incr;
+
+  void run(runner& r) const;  // compile.cpp
+  /// Whether the update needs no closure: a fixed key, constants and arguments. A clause of
+  /// such updates cannot fault, so its firing needs no runner (run_direct).
+  bool is_direct() const {
+    return keys.empty() && value.from != integer_operand::source::closure &&
+           incr.from != integer_operand::source::closure;
+  }
+  void run_direct(std::span<const std::int64_t> args) const;  // compile.cpp
+
+ private:
+  std::uint64_t* fixed_row() const;
+  std::uint64_t* keyed_row(const agg::dynamic_key& key) const;
+  void add(std::uint64_t* row, std::int64_t x, std::int64_t by) const;
+};
+
 struct compiled_clause {
   const ir::clause* clause = nullptr;
   bool needs_lock = false;  // touches state shared across threads: runs under the engine's lock
   compiled_step predicate;  // empty when the clause has none
   std::vector<compiled_step> statements;
+  // A clause that only updates aggregations (the commonest shape) has its updates here instead
+  // of in statements: no record, no output, no type-erased call per update.
+  std::vector<compiled_update> updates;
 };
 
 struct bound_probe {
@@ -63,6 +117,7 @@ struct bound_probe {
   std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
+  bool direct = false;  // every clause: direct updates only, no predicate (fire_direct)
 };
 
 }  // namespace detail
@@ -129,6 +184,10 @@ class runner {
       if (c.needs_lock) lock.lock();
       try {
         if (c.predicate && !c.predicate(*this)) continue;
+        if (!c.updates.empty()) {
+          run_updates(*this, c.updates);
+          continue;
+        }
         record.assign(c.clause->data_size, std::byte{0});
         speculation = 0;
         bool output = c.clause->default_action;
@@ -183,6 +242,13 @@ class runner {
   const bound_probe& probe_;
   std::uint32_t cpu_;
 };
+
+inline std::int64_t integer_operand::operator()(runner& r) const {
+  return from == source::closure ? other(r).i : direct(r.args);
+}
+
+// Fires a probe whose clauses are all direct updates, without a runner (compile.cpp).
+void fire_direct(engine::state& st, const bound_probe& probe, std::span<const std::int64_t> args);
 
 // Compiles one clause for one probe (compile.cpp).
 compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c);

@@ -8,7 +8,7 @@
 #   - the exit status to equal NAME.status (no NAME.status: 0).
 # The locale is C, so that getopt's and cpp's messages are the same everywhere.
 # Optional: -DEXTRA_ARGS=a;b (arguments before NAME.args'), -DKERNEL_CHECK=program (see below),
-# -DWORKLOAD=path (what @WORKLOAD@ stands for).
+# -DWORKLOAD=path (what @WORKLOAD@ stands for), -DPID_TARGET=path (@PID_TARGET@).
 cmake_minimum_required(VERSION 3.25)  # new policies: "@WORKLOAD@" is text, not a variable
 
 foreach(var IN ITEMS COMMAND NAME SOURCE_DIR BINARY_DIR)
@@ -25,6 +25,9 @@ string(REPLACE ";" "\\;" text "${text}")
 string(REPLACE "@SCRIPT@" "${NAME}.d" text "${text}")
 if(DEFINED WORKLOAD)
   string(REPLACE "@WORKLOAD@" "${WORKLOAD}" text "${text}")
+endif()
+if(DEFINED PID_TARGET)
+  string(REPLACE "@PID_TARGET@" "${PID_TARGET}" text "${text}")
 endif()
 set(args "")
 if(NOT text STREQUAL "")
@@ -63,6 +66,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${program}" ${args}
 # A -c command's pid differs from run to run.
 file(READ "${stderr_file}" err)
 string(REGEX REPLACE "pid [0-9]+ has exited" "pid PID has exited" err "${err}")
+string(REGEX REPLACE "pid[0-9]+:" "pidPID:" err "${err}")  # a pid provider of a -c command
 set(parts "${stdout_file}")
 if(NOT err STREQUAL "")
   file(WRITE "${stderr_file}" "--- stderr\n${err}")

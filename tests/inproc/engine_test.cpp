@@ -1,7 +1,12 @@
 // The in-process engine: probes fired by C++ code, BEGIN/END order, variables of every scope,
 // aggregations, records and faults.
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <cstdint>
+#include <latch>
+#include <memory>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,4 +199,129 @@ TEST_CASE("a string is at most strsize - 1 characters, whether a literal or a pr
                        "        strlen(\"0123456789\"), \"0123456789\", probeprov); }",
                        [](auto&) {});
   CHECK(out == "7 abcdefg 7 0123456|dtrace\n\n");
+}
+
+namespace {
+// The data words of an in-process aggregation's row for one integer (or no) key, merged over the
+// threads; empty when the key is not there.
+std::vector<std::uint64_t> row_words(inproc::engine& engine, std::uint32_t varid,
+                                     std::optional<std::uint64_t> key = std::nullopt) {
+  const auto t = engine.aggregation(varid).snapshot();
+  for (std::size_t row = 0; row < t.size(); ++row) {
+    const auto& records = t.key(row).records;
+    if (!key ? records.empty() : records.size() == 1 && records[0].integer == *key)
+      return {t.words(row).begin(), t.words(row).end()};
+  }
+  return {};
+}
+std::uint64_t total(const std::vector<std::uint64_t>& words) {
+  return std::accumulate(words.begin(), words.end(), std::uint64_t{0});
+}
+// Fires request(1 .. n) on each of two threads at once.
+void request_from_two_threads(int n) {
+  std::latch started(2);
+  const auto fire = [&] {
+    started.arrive_and_wait();
+    for (int i = 1; i <= n; ++i) request(i, "x");
+  };
+  std::thread a(fire), b(fire);
+  a.join();
+  b.join();
+}
+// The count in @varid's only row, whose first key is the request probe's name.
+std::uint64_t request_count(inproc::engine& engine, std::uint32_t varid) {
+  const auto t = engine.aggregation(varid).snapshot();
+  REQUIRE(t.size() == 1);
+  CHECK(t.key(0).records[0].string == "request");
+  return t.words(0)[0];
+}
+constexpr int n = 9999;  // requests fired on each thread
+// An engine that ran `program` while request(1 .. n) fired on each of two threads at once.
+std::unique_ptr<inproc::engine> after_requests_from_two_threads(const std::string& program) {
+  auto engine = std::make_unique<inproc::engine>(compiled(program));
+  engine->go();
+  request_from_two_threads(n);
+  engine->stop();
+  CHECK(request_count(*engine, 1) == 2 * n);  // each program's first: @[probename] = count()
+  return engine;
+}
+}  // namespace
+
+TEST_CASE("a clause of updates only counts exactly from two threads", "[inproc]") {
+  // Every operand form of the update-only clause: a fixed key and none, a key evaluated per
+  // firing, constants, argN, and an expression.
+  const auto run = after_requests_from_two_threads(
+      "testapp:::request { @calls[probename] = count(); @sizes = quantize(arg0);\n"
+      "  @total = sum(arg0 * 2); @by[arg0 % 3] = count(); @seven = lquantize(7, 0, 10, 1, arg0); }");
+  const auto sizes = row_words(*run, 2);
+  CHECK(total(sizes) == 2 * n);
+  CHECK(sizes[agg::quantize::bucket(1)] == 2);
+  CHECK(sizes[agg::quantize::bucket(4096)] == 2 * 4096);  // 4096 .. 8191
+  CHECK(row_words(*run, 3) == std::vector<std::uint64_t>{2ull * n * (n + 1)});
+  for (std::uint64_t residue = 0; residue < 3; ++residue)
+    CHECK(row_words(*run, 4, residue) == std::vector<std::uint64_t>{2 * n / 3});
+  const auto seven = row_words(*run, 5);
+  const auto level = 1 + agg::lquantize_params::make(0, 10, 1).bucket(7);  // the parameter word first
+  CHECK(seven[level] == std::uint64_t{n} * (n + 1));
+  CHECK(total(seven) == seven[0] + seven[level]);
+}
+
+TEST_CASE("updates racing clear() and trunc() land whole, then count exactly", "[inproc]") {
+  inproc::engine engine(compiled("testapp:::request { @c[probename] = count(); @s = sum(arg0); }"));
+  engine.go();
+  request(1, "x");  // this thread's rows, cached from here on
+  std::atomic<bool> stop{false};
+  std::thread firing([&] {
+    while (!stop.load()) request(1, "x");
+  });
+  for (int i = 0; i < 2000; ++i) {
+    engine.aggregation(1).clear();
+    engine.aggregation(2).trunc();
+    const auto counts = engine.aggregation(1).snapshot();
+    CHECK(counts.size() <= 1);
+  }
+  stop = true;
+  firing.join();
+  // Rows cached before the clear and the trunc restart from zero.
+  engine.aggregation(1).clear();
+  engine.aggregation(2).trunc();
+  CHECK(engine.aggregation(2).snapshot().size() == 0);
+  constexpr int more = 1000;
+  for (int i = 1; i <= more; ++i) request(i, "x");
+  request_from_two_threads(more);
+  engine.stop();
+  CHECK(request_count(engine, 1) == 3 * more);
+  CHECK(row_words(engine, 2) ==
+        std::vector<std::uint64_t>{3 * std::uint64_t{more} * (more + 1) / 2});
+}
+
+TEST_CASE("an update whose value faults leaves no key behind", "[inproc]") {
+  inproc::engine engine(compiled("testapp:::response { @s[arg0] = sum(10 / (arg0 - 2)); }"));
+  engine.go();
+  for (const int id : {1, 2, 3}) response(id);
+  engine.stop();
+  CHECK(engine.aggregation(1).snapshot().size() == 2);
+  CHECK(row_words(engine, 1, 1) == std::vector<std::uint64_t>{static_cast<std::uint64_t>(-10)});
+  CHECK(row_words(engine, 1, 2).empty());  // divided by zero: the clause stopped first
+  CHECK(row_words(engine, 1, 3) == std::vector<std::uint64_t>{10});
+  CHECK(engine.take_faults().size() == 1);
+}
+
+TEST_CASE("a clause of fixed keys, constants and arguments counts exactly from two threads", "[inproc]") {
+  // The shape fired with no runner: every key fixed, every operand a constant or an argument.
+  const auto run = after_requests_from_two_threads(
+      "testapp:::request { @c[probename, 3] = count(); @q = quantize(arg0); @m = max(arg0);\n"
+      "  @a = avg(arg0); @l = lquantize(arg0, 0, 10000, 1000, 3); @s = sum(5); }");
+  const auto second_key = run->aggregation(1).snapshot().key(0).records.at(1);
+  CHECK(second_key.integer == 3);
+  const auto q = row_words(*run, 2);
+  CHECK(total(q) == 2 * n);
+  CHECK(q[agg::quantize::bucket(n)] == 2 * (n - 8192 + 1));  // 8192 .. 9999
+  CHECK(row_words(*run, 3) == std::vector<std::uint64_t>{n});
+  CHECK(row_words(*run, 4) == std::vector<std::uint64_t>{2 * n, std::uint64_t{n} * (n + 1)});
+  const auto l = row_words(*run, 5);
+  const auto levels = agg::lquantize_params::make(0, 10000, 1000);
+  CHECK(total(l) - l[0] == 3 * 2 * n);  // the parameter word first
+  CHECK(l[1 + levels.bucket(9000)] == 3 * 2 * 1000);  // 9000 .. 9999
+  CHECK(row_words(*run, 6) == std::vector<std::uint64_t>{5 * 2 * n});
 }

@@ -2,6 +2,7 @@
 // instructions read back. Runs anywhere, unprivileged.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -23,14 +24,35 @@ ir::program compiled(const std::string& text) {
   return std::move(result.program);
 }
 
-// The code of the BEGIN stub running every clause, and the bytes of scratch it needs.
-std::vector<bpf_insn> begin_code(const ir::program& program, std::size_t* scratch_bytes = nullptr) {
+// The code of the stub of `kind` (the first one: BEGIN) running every clause, and the bytes of
+// scratch it needs.
+std::vector<bpf_insn> stub_code(const ir::program& program, kernel::target::kind kind,
+                                std::size_t* scratch_bytes = nullptr) {
   const auto targets = kernel::stub_targets(program.clauses.size());
+  const auto& t = *std::find_if(targets.begin(), targets.end(), [&](const kernel::target& s) { return s.type == kind; });
   kernel::scratch_plan scratch;
-  const auto layout = kernel::plan_layout(program, {targets[0].info}, 1, scratch);
-  auto code = kernel::generate(program, targets[0], layout, scratch);
+  const auto layout = kernel::plan_layout(program, {t.info}, 1, scratch);
+  auto code = kernel::generate(program, t, layout, scratch);
   if (scratch_bytes) *scratch_bytes = scratch.image.size();
   return code;
+}
+
+std::vector<bpf_insn> begin_code(const ir::program& program, std::size_t* scratch_bytes = nullptr) {
+  return stub_code(program, kernel::target::kind::begin, scratch_bytes);
+}
+
+// The offsets of the 8-byte loads from the probe's context (r6) in `code`, in code order.
+std::vector<std::int16_t> context_loads(const std::vector<bpf_insn>& code) {
+  std::vector<std::int16_t> out;
+  for (const auto& i : code)
+    if (i.code == (BPF_LDX | BPF_MEM | BPF_DW) && i.src_reg == 6) out.push_back(i.off);
+  return out;
+}
+
+std::size_t calls_of(const std::vector<bpf_insn>& code, std::int32_t helper) {
+  return static_cast<std::size_t>(std::count_if(code.begin(), code.end(), [&](const bpf_insn& i) {
+    return i.code == (BPF_JMP | BPF_CALL) && i.imm == helper;
+  }));
 }
 
 // A histogram's bucket search compares the value (r2) with each bucket's first value, loaded
@@ -89,6 +111,53 @@ TEST_CASE("statements updating one aggregation share its initial value in scratc
   (void)begin_code(compiled("BEGIN { @q = quantize(arg0); }"), &one_bytes);
   (void)begin_code(compiled(forty), &forty_bytes);
   CHECK(forty_bytes == one_bytes + 39 * 8);  // a key slot (8 bytes, keyless) per statement
+}
+
+TEST_CASE("pid entry arguments come from the x86-64 argument registers, then the user stack",
+          "[kernel][codegen]") {
+  // pt_regs: rdi 112, rsi 104, rdx 96, rcx 88, r8 72, r9 64; sp 152, the seventh argument 8
+  // bytes above the return address.
+  const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2 + arg3 + arg4 + arg5); }"),
+                              kernel::target::kind::user_entry);
+  CHECK(context_loads(code) == std::vector<std::int16_t>{112, 104, 96, 88, 72, 64});
+  CHECK(calls_of(code, BPF_FUNC_probe_read_user) == 0);
+  const auto stack = stub_code(compiled("BEGIN { @ = sum(arg6); }"), kernel::target::kind::user_entry);
+  CHECK(context_loads(stack) == std::vector<std::int16_t>{152});
+  CHECK(calls_of(stack, BPF_FUNC_probe_read_user) == 1);
+  CHECK(std::any_of(stack.begin(), stack.end(), [](const bpf_insn& i) {
+    return i.code == (BPF_ALU64 | BPF_ADD | BPF_K) && i.dst_reg == 3 && i.imm == 8;
+  }));
+}
+
+TEST_CASE("a pid return probe's arg1 is rax and its arg0 is 0", "[kernel][codegen]") {
+  const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2); }"), kernel::target::kind::user_return);
+  CHECK(context_loads(code) == std::vector<std::int16_t>{80});
+}
+
+TEST_CASE("USDT operands give each argument's register, memory or constant", "[kernel][usdt]") {
+  using kind = kernel::usdt_argument::kind;
+  const auto parsed = kernel::parse_usdt_arguments("-4@%edi 8@-16(%rbp) 1@(%r12) 2@0x10(%rsp) 8@$-9223372036854775808 -8@%r9b 4@$7");
+  REQUIRE(parsed);
+  const auto& a = *parsed;
+  REQUIRE(a.size() == 7);
+  CHECK((a[0].type == kind::reg && a[0].reg == 112 && a[0].size == 4 && a[0].is_signed));
+  CHECK((a[1].type == kind::memory && a[1].reg == 32 && a[1].value == -16 && a[1].size == 8 && !a[1].is_signed));
+  CHECK((a[2].type == kind::memory && a[2].reg == 24 && a[2].value == 0 && a[2].size == 1));
+  CHECK((a[3].type == kind::memory && a[3].reg == 152 && a[3].value == 16 && a[3].size == 2));
+  CHECK((a[4].type == kind::constant && a[4].value == std::numeric_limits<std::int64_t>::min()));
+  CHECK((a[5].type == kind::reg && a[5].reg == 64 && a[5].is_signed));
+  CHECK((a[6].type == kind::constant && a[6].value == 7 && a[6].size == 4));
+  CHECK(kernel::parse_usdt_arguments("")->empty());
+  CHECK(kernel::parse_usdt_arguments("  ")->empty());
+  // What is not understood is refused, never read as something else.
+  for (const char* refused : {"8@counter(%rip)", "8@(%rax,%rbx,8)", "3@%eax", "8@%xmm0", "8@", "%eax", "8@$x", "-4@%edi junk"})
+    CHECK_FALSE(kernel::parse_usdt_arguments(refused));
+}
+
+TEST_CASE("a USDT argument in memory is read from the user's address space, then extended", "[kernel][usdt]") {
+  const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2); }"), kernel::target::kind::usdt);
+  CHECK(context_loads(code) == std::vector<std::int16_t>{112, 32});
+  CHECK(calls_of(code, BPF_FUNC_probe_read_user) == 1);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 # (status 0, END's output) and the system's BPF programs and maps to return to their number.
 set -u
 dtpp=$1 objects=$2 available=$3
+. "$(dirname "$0")/objects_settle.sh"
 why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
 before=$($objects)
 script='syscall::getppid:entry, syscall::read:entry { @calls = count(); } END { printf("end\n"); }'
@@ -20,11 +21,4 @@ for round in 1 2 3 4 5; do
   "$dtpp" -q -n 'BEGIN { exit(0); } syscall::read:entry { @ = count(); }' > /dev/null || exit 1
   "$dtpp" -q -c true -n "$script" > /dev/null 2>&1 || { echo "round $round: -c run failed"; exit 1; }
 done
-# Closed programs and maps are freed after RCU grace periods.
-for wait in $(seq 1 100); do
-  now=$($objects)
-  [ "${now% *}" -le "${before% *}" ] && [ "${now#* }" -le "${before#* }" ] && exit 0
-  sleep 0.1
-done
-echo "BPF programs and maps before: $before, after: $now"
-exit 1
+objects_back_to "$before"

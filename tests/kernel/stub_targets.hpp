@@ -30,6 +30,9 @@ inline std::vector<target> stub_targets(std::size_t clauses) {
   tracepoint->args = {{8, 16, false}, {24, 4, true}, {28, 4, true}, {32, 8, true}, {40, 2, false}, {42, 1, true}};
   add(target::kind::profile, "profile", "", "profile-97")->period = 10309278;
   add(target::kind::tick, "profile", "", "tick-1")->period = 1000000000;
+  add(target::kind::user_entry, "pid1", "main", "entry")->uprobe_path = "/bin/true";
+  add(target::kind::user_return, "pid1", "main", "return")->uprobe_path = "/bin/true";
+  add(target::kind::usdt, "prov1", "main", "site")->usdt_args = *parse_usdt_arguments("-4@%edi 8@-16(%rbp) 4@$7");
   auto* raw = add(target::kind::syscall_entry, "syscall", "write", "entry");
   for (std::uint32_t i = 0; i < 6; ++i) raw->args.push_back({16 + 8 * i, 8, false});
   raw->probe_table = map_fixed;

@@ -3,10 +3,15 @@
 #pragma once
 
 #include <fcntl.h>
+#include <elf.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,8 +58,8 @@ struct settings {
   std::string stdc;                        ///< -X, -x stdc: a, c, s or t
   std::string output;                      ///< -o: the file the run's output is appended to
   d::compile_options compile;              ///< strsize, stack frames, defaultargs, argref, empty, $target
-  pid_t command = 0;                       ///< -c: the child running the command, held at exec
-  int command_gate = -1;                   ///< -c: writing here lets the child exec its command
+  pid_t command = 0;                       ///< -c: the child running the command (traced by dtpp)
+  bool command_held = false;               ///< -c: the child is stopped before its first instruction
   pid_t grabbed = 0;                       ///< -p: the process whose exit ends the run
   std::vector<ir::option> options;         ///< every option set, in order, for the engines
 };
@@ -67,8 +72,46 @@ inline void complain(const settings& s, const std::string& message) {
   std::fprintf(stderr, "%s: %s\n", s.name.c_str(), message.c_str());
 }
 
-/// -c: forks a child that waits on a pipe until the program is running, then execs the command
-/// (split on blanks, as dtrace(1) splits it), so that $target is known when the program compiles.
+/// Runs a child stopped at exec to its program's entry point (AT_ENTRY), through a breakpoint put
+/// there and taken away: the dynamic loader has then mapped the libraries the program needs, so
+/// that pid probes find them, and not one instruction of the program has run. False when the
+/// child ended first.
+inline bool run_to_entry(pid_t child) {
+  std::uint64_t entry = 0;
+  if (std::FILE* auxv = std::fopen(("/proc/" + std::to_string(child) + "/auxv").c_str(), "re")) {
+    std::uint64_t pair[2];
+    while (std::fread(pair, sizeof pair, 1, auxv) == 1 && pair[0] != AT_NULL)
+      if (pair[0] == AT_ENTRY) entry = pair[1];
+    std::fclose(auxv);
+  }
+  if (entry == 0) return true;  // nothing known: the child stays at exec
+  errno = 0;
+  const long original = ::ptrace(PTRACE_PEEKTEXT, child, reinterpret_cast<void*>(entry), nullptr);
+  if (errno != 0) return true;
+  const long trap = static_cast<long>((static_cast<unsigned long>(original) & ~0xfful) | 0xcc);  // int3
+  if (::ptrace(PTRACE_POKETEXT, child, reinterpret_cast<void*>(entry), reinterpret_cast<void*>(trap)) != 0) return true;
+  user_regs_struct regs{};
+  long signal = 0;
+  while (true) {
+    int status = 0;
+    if (::ptrace(PTRACE_CONT, child, nullptr, reinterpret_cast<void*>(signal)) != 0 ||
+        ::waitpid(child, &status, 0) != child || !WIFSTOPPED(status))
+      return false;
+    signal = (status >> 16) != 0 ? 0 : WSTOPSIG(status);
+    if (signal == SIGTRAP && ::ptrace(PTRACE_GETREGS, child, nullptr, &regs) == 0 && regs.rip == entry + 1) break;
+  }
+  ::ptrace(PTRACE_POKETEXT, child, reinterpret_cast<void*>(entry), reinterpret_cast<void*>(original));
+  regs.rip = entry;
+  ::ptrace(PTRACE_SETREGS, child, nullptr, &regs);
+  return true;
+}
+
+/// -c: starts the command (split on blanks, as dtrace(1) splits it) stopped before its first
+/// instruction, as dtrace(1) does: the child asks to be traced and execs, which stops it with
+/// SIGTRAP. $target is then known when the program compiles, and the probes are placed in the
+/// program it runs before it runs. Being its tracer lets dtpp read its maps when it exits
+/// (PTRACE_O_TRACEEXIT), so that its frames are named afterwards, and kills it if dtpp dies
+/// (PTRACE_O_EXITKILL).
 inline bool start_command(settings& s, const std::string& command) {
   std::vector<std::string> words;
   for (std::size_t at = 0; at < command.size();) {
@@ -82,8 +125,9 @@ inline bool start_command(settings& s, const std::string& command) {
     complain(s, "failed to create process: empty command");
     return false;
   }
-  int gate[2];
-  if (::pipe2(gate, O_CLOEXEC) != 0) {
+  // The child writes exec's errno here when exec fails; a successful exec closes it.
+  int failure[2];
+  if (::pipe2(failure, O_CLOEXEC) != 0) {
     complain(s, std::string("failed to create process: ") + std::strerror(errno));
     return false;
   }
@@ -93,19 +137,41 @@ inline bool start_command(settings& s, const std::string& command) {
     return false;
   }
   if (child == 0) {
-    ::close(gate[1]);
-    char go = 0;
-    if (::read(gate[0], &go, 1) != 1) ::_exit(127);  // the program never started
+    ::close(failure[0]);
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
-    ::execvp(argv[0], argv.data());
-    std::fprintf(stderr, "%s: failed to execute %s: %s\n", s.name.c_str(), argv[0], std::strerror(errno));
+    int e = ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? 0 : errno;
+    if (e == 0) {
+      ::execvp(argv[0], argv.data());
+      e = errno;
+    }
+    (void)!::write(failure[1], &e, sizeof e);
     ::_exit(127);
   }
-  ::close(gate[0]);
+  ::close(failure[1]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  int e = 0;
+  const bool failed = ::read(failure[0], &e, sizeof e) == sizeof e;
+  ::close(failure[0]);
+  if (failed || !WIFSTOPPED(status)) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    complain(s, "failed to execute " + words.front() + ": " + std::strerror(failed ? e : ECHILD));
+    return false;
+  }
+  ::ptrace(PTRACE_SETOPTIONS, child, nullptr,
+           reinterpret_cast<void*>(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
+  if (!run_to_entry(child)) {
+    ::kill(child, SIGKILL);
+    while (::waitpid(child, &status, 0) == child && WIFSTOPPED(status)) ::ptrace(PTRACE_CONT, child, nullptr, nullptr);
+    complain(s, "failed to create process: " + words.front() + " ended before its first instruction");
+    return false;
+  }
   s.command = child;
-  s.command_gate = gate[1];
+  s.command_held = true;
   return true;
 }
 

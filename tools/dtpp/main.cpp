@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <fcntl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "dtpp/d/parser.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/print/flamegraph.hpp"
+#include "dtpp/symbols/cache.hpp"
 #include "output_file.hpp"
 #include "preprocess.hpp"
 
@@ -246,13 +248,39 @@ void catch_interrupts() {
   ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
 }
 
-/// Lets the -c child exec its command (run) or makes it give up (!run), once.
+/// Whether the -c command has ended (reaped; then s.command is 0), waiting for it or not. Its
+/// stops as its tracer are handled here: at its exit its maps are kept, so that its frames are
+/// named after it is gone; a signal it was sent is handed on.
+bool command_ended(const settings& s, bool wait) {
+  int status = 0;
+  while (true) {
+    const pid_t reported = ::waitpid(s.command, &status, wait ? 0 : WNOHANG);
+    if (reported < 0 && errno == EINTR) continue;
+    if (reported == 0) return false;
+    if (reported != s.command || !WIFSTOPPED(status)) break;
+    const int event = status >> 16;
+    if (event == PTRACE_EVENT_EXIT) symbols::shared_cache().remember(s.command);
+    const long signal = event != 0 ? 0 : WSTOPSIG(status);
+    ::ptrace(PTRACE_CONT, s.command, nullptr, reinterpret_cast<void*>(signal));
+  }
+  const_cast<settings&>(s).command = 0;
+  command_child = 0;  // reaped: its pid may be reused, and must not be killed
+  return true;
+}
+
+/// A -c command still running when dtpp ends is killed, as dtrace(1) kills it.
+void end_command(const settings& s) {
+  if (s.command == 0) return;
+  ::kill(s.command, SIGKILL);
+  command_ended(s, true);
+}
+
+/// Lets the -c command run from its first instruction (run) or kills it (!run), once.
 void release_command(const settings& s, bool run) {
-  if (s.command_gate < 0) return;
-  if (run) (void)!::write(s.command_gate, "g", 1);
-  ::close(s.command_gate);
-  const_cast<settings&>(s).command_gate = -1;
-  if (!run) ::waitpid(s.command, nullptr, 0);
+  if (!s.command_held) return;
+  const_cast<settings&>(s).command_held = false;
+  if (run && ::ptrace(PTRACE_CONT, s.command, nullptr, nullptr) == 0) return;
+  end_command(s);
 }
 
 /// A handle for the run, its options set by the programs' pragmas and then the command line
@@ -349,9 +377,9 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
   // -c and -p end the run when their process exits, as dtrace(1) does.
   const auto process_gone = [&] {
     if (s.command != 0) {
-      int status = 0;
-      if (::waitpid(s.command, &status, WNOHANG) != s.command) return false;
-      detail::complain(s, "pid " + std::to_string(s.command) + " has exited");
+      const auto pid = s.command;
+      if (!command_ended(s, false)) return false;
+      detail::complain(s, "pid " + std::to_string(pid) + " has exited");
       return true;
     }
     if (s.grabbed != 0 && ::kill(s.grabbed, 0) != 0 && errno == ESRCH) {
@@ -444,7 +472,10 @@ int run(const settings& s) {
     detail::complain(s, "no probes specified");
     return exit_failure;
   }
-  return execute(s, loaded, *program);
+  const int status = execute(s, loaded, *program);
+  release_command(s, false);
+  end_command(s);
+  return status;
 }
 
 }  // namespace

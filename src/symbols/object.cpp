@@ -1,0 +1,197 @@
+// ELF symbol tables and notes through libelf: the one file that uses it.
+
+#include "dtpp/symbols/object.hpp"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace dtpp::symbols {
+namespace {
+
+// An open ELF file, closed with its descriptor.
+class elf_file {
+ public:
+  explicit elf_file(const std::string& path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) return;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (elf_ && elf_kind(elf_) != ELF_K_ELF) {
+      elf_end(elf_);
+      elf_ = nullptr;
+    }
+  }
+  ~elf_file() {
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  elf_file(const elf_file&) = delete;
+  elf_file& operator=(const elf_file&) = delete;
+  Elf* get() const { return elf_; }
+
+ private:
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+std::string hex_bytes(const unsigned char* bytes, std::size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < size; ++i) {
+    out += digits[bytes[i] >> 4];
+    out += digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+// The NT_GNU_BUILD_ID note of any SHT_NOTE section.
+std::string read_build_id(Elf* elf) {
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data) continue;
+    GElf_Nhdr note;
+    std::size_t offset = 0, name_at = 0, desc_at = 0;
+    while ((offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0)
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+          std::memcmp(static_cast<const char*>(data->d_buf) + name_at, "GNU", 4) == 0)
+        return hex_bytes(static_cast<const unsigned char*>(data->d_buf) + desc_at, note.n_descsz);
+  }
+  return {};
+}
+
+// The functions of one symbol table section.
+void add_functions(Elf* elf, Elf_Scn* section, const GElf_Shdr& header, std::vector<function>& out) {
+  Elf_Data* data = elf_getdata(section, nullptr);
+  if (!data || header.sh_entsize == 0) return;
+  const auto count = header.sh_size / header.sh_entsize;
+  for (std::size_t i = 0; i < count; ++i) {
+    GElf_Sym s;
+    if (!gelf_getsym(data, static_cast<int>(i), &s)) break;
+    const auto type = GELF_ST_TYPE(s.st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_value == 0 || s.st_shndx == SHN_UNDEF) continue;
+    const char* name = elf_strptr(elf, header.sh_link, s.st_name);
+    if (!name || !*name) continue;
+    out.push_back({s.st_value, s.st_size, name, {}});
+  }
+}
+
+// The USDT notes (type 3, owner "stapsdt") of .note.stapsdt: the site's address, the address of
+// .stapsdt.base when the note was written and the semaphore's, then provider, name and argument
+// strings. A prelinked object moved .stapsdt.base: the sites move with it.
+std::vector<usdt_site> read_usdt_sites(Elf* elf) {
+  std::vector<usdt_site> out;
+  std::size_t names_index = 0;
+  if (elf_getshdrstrndx(elf, &names_index) != 0) return out;
+  Elf_Scn* notes = nullptr;
+  std::uint64_t base = 0;
+  bool has_base = false;
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header)) continue;
+    const char* name = elf_strptr(elf, names_index, header.sh_name);
+    if (!name) continue;
+    if (std::strcmp(name, ".note.stapsdt") == 0 && header.sh_type == SHT_NOTE) notes = section;
+    if (std::strcmp(name, ".stapsdt.base") == 0) {
+      base = header.sh_addr;
+      has_base = true;
+    }
+  }
+  Elf_Data* data = notes ? elf_getdata(notes, nullptr) : nullptr;
+  if (!data) return out;
+  GElf_Nhdr note;
+  std::size_t offset = 0, name_at = 0, desc_at = 0;
+  while ((offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
+    const auto* desc = static_cast<const char*>(data->d_buf) + desc_at;
+    if (note.n_type != 3 || note.n_namesz != 8 ||
+        std::memcmp(static_cast<const char*>(data->d_buf) + name_at, "stapsdt", 8) != 0 || note.n_descsz < 27)
+      continue;
+    std::uint64_t words[3];
+    std::memcpy(words, desc, sizeof words);
+    // Three strings follow the words, each ending inside the note.
+    std::string strings[3];
+    std::size_t at = sizeof words;
+    bool whole = true;
+    for (auto& text : strings) {
+      const auto end = std::find(desc + at, desc + note.n_descsz, '\0');
+      if (end == desc + note.n_descsz) whole = false;
+      if (!whole) break;
+      text.assign(desc + at, end);
+      at = static_cast<std::size_t>(end - desc) + 1;
+    }
+    if (!whole) continue;
+    const auto moved = has_base ? base - words[1] : 0;  // wraps as the addresses do
+    out.push_back({strings[0], strings[1], words[0] + moved, words[2] ? words[2] + moved : 0, strings[2]});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string demangle(std::string_view mangled) {
+  if (!mangled.starts_with("_Z")) return std::string(mangled);
+  int status = 0;
+  const std::unique_ptr<char, decltype(&std::free)> text(
+      abi::__cxa_demangle(std::string(mangled).c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && text ? std::string(text.get()) : std::string(mangled);
+}
+
+std::string object::build_id_of(const std::string& path) {
+  const elf_file file(path);
+  return file.get() ? read_build_id(file.get()) : std::string();
+}
+
+object object::read(const std::string& path) {
+  object o;
+  const elf_file file(path);
+  Elf* elf = file.get();
+  if (!elf) return o;
+  o.readable_ = true;
+  o.build_id_ = read_build_id(elf);
+  std::size_t headers = 0;
+  if (elf_getphdrnum(elf, &headers) == 0)
+    for (std::size_t i = 0; i < headers; ++i) {
+      GElf_Phdr ph;
+      if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD)
+        o.segments_.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
+    }
+  // .symtab first: where both name an address, the stable sort and unique below keep its name.
+  std::vector<function> found;
+  for (const Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM})
+    for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+      GElf_Shdr header;
+      if (gelf_getshdr(section, &header) && header.sh_type == wanted) add_functions(elf, section, header, found);
+    }
+  std::stable_sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end(),
+                          [](const function& a, const function& b) { return a.address == b.address; }),
+              found.end());
+  for (auto& f : found) f.name = demangle(f.mangled);
+  o.functions_ = std::move(found);
+  o.usdt_sites_ = read_usdt_sites(elf);
+  return o;
+}
+
+const function* object::function_at(std::uint64_t address) const { return entry_holding(functions_, address); }
+
+std::optional<std::uint64_t> object::address_of(std::uint64_t file_offset) const {
+  for (const auto& s : segments_)
+    if (file_offset >= s.offset && file_offset < s.offset + s.size) return file_offset - s.offset + s.address;
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> object::file_offset_of(std::uint64_t address) const {
+  for (const auto& s : segments_)
+    if (address >= s.address && address < s.address + s.size) return address - s.address + s.offset;
+  return std::nullopt;
+}
+
+}  // namespace dtpp::symbols

@@ -1,0 +1,54 @@
+// The pid provider's test program: functions of each C++ kind with known call counts, arguments
+// and return values. `dtpp_pid_target N` calls shapes::square::area() N times (returning i*i),
+// doubled<int>() 2N times (returning 2i) and sum_of_eight() once (1..8, returning 36); its USDT
+// site pidtest:::step fires N times with (i, -i, 7), and pidtest:::guarded N times with (i) when
+// its semaphore says it is traced (it never fires otherwise).
+
+// Sites with semaphores, as dtrace -h headers make them: every site of this file then has one.
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+
+extern "C" {
+[[gnu::section(".probes")]] volatile unsigned short pidtest_step_semaphore;
+[[gnu::section(".probes")]] volatile unsigned short pidtest_guarded_semaphore;
+}
+
+#include <cstdlib>
+
+namespace shapes {
+
+class square {
+ public:
+  explicit square(long side) : side_(side) {}
+  long area() const;
+
+ private:
+  long side_;
+};
+
+__attribute__((noipa)) long square::area() const { return side_ * side_; }
+
+}  // namespace shapes
+
+template <typename T>
+__attribute__((noipa)) T doubled(T v) {
+  return v + v;
+}
+
+// Two arguments past the six registers, read from the stack.
+__attribute__((noipa)) long sum_of_eight(long a, long b, long c, long d, long e, long f, long g, long h) {
+  return a + b + c + d + e + f + g + h;
+}
+
+int main(int argc, char** argv) {
+  const long n = argc > 1 ? std::atol(argv[1]) : 3;
+  volatile long sink = 0;
+  for (long i = 0; i < n; ++i) {
+    sink = sink + shapes::square(i).area();
+    STAP_PROBE3(pidtest, step, i, -i, 7);
+    if (pidtest_guarded_semaphore) STAP_PROBE1(pidtest, guarded, i);
+  }
+  for (long i = 0; i < 2 * n; ++i) sink = sink + doubled<int>(static_cast<int>(i));
+  sink = sink + sum_of_eight(1, 2, 3, 4, 5, 6, 7, 8);
+  return 0;
+}

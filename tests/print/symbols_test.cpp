@@ -1,0 +1,115 @@
+// The symbol tables: libelf reading, C++ demangling, /proc/PID/maps, the per-run cache.
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include <cstdint>
+#include <string>
+
+#include "dtpp/symbols/cache.hpp"
+
+namespace symbols = dtpp::symbols;
+
+namespace dtpp_symbols_test {
+// Named functions of this binary, found by their own names in its symbol table.
+struct shape {
+  __attribute__((noinline)) int area(int side) const;
+};
+__attribute__((noinline)) int shape::area(int side) const { return side * side; }
+template <typename T>
+__attribute__((noinline)) T twice(T v) { return v + v; }
+template int twice<int>(int);
+}  // namespace dtpp_symbols_test
+
+namespace {
+
+std::uint64_t address_in_process(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+std::string self() {
+  char path[4096];
+  const auto n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+}
+
+}  // namespace
+
+TEST_CASE("C++ names are demangled and other names kept", "[symbols]") {
+  CHECK(symbols::demangle("_ZN2ns5Shape4areaEv") == "ns::Shape::area()");
+  CHECK(symbols::demangle("_Z5twiceIiET_S0_") == "int twice<int>(int)");
+  CHECK(symbols::demangle("main") == "main");
+  CHECK(symbols::demangle("_Zbroken") == "_Zbroken");
+  CHECK(symbols::demangle("") == "");
+}
+
+TEST_CASE("maps lines give ranges, offsets, permissions and paths", "[symbols]") {
+  const auto maps = symbols::parse_maps(
+      "55d0c0a00000-55d0c0a02000 r--p 00000000 08:01 131 /usr/bin/my prog\n"
+      "55d0c0a02000-55d0c0a05000 r-xp 00002000 08:01 131 /usr/bin/my prog\n"
+      "7ffd1a3e4000-7ffd1a405000 rw-p 00000000 00:00 0                          [stack]\n"
+      "7f0000000000-7f0000001000 rw-p 00000000 00:00 0\n"
+      "not a line\n");
+  REQUIRE(maps.size() == 4);
+  CHECK(maps[0].start == 0x55d0c0a00000);
+  CHECK(maps[0].end == 0x55d0c0a02000);
+  CHECK_FALSE(maps[0].executable);
+  CHECK(maps[1].executable);
+  CHECK(maps[1].offset == 0x2000);
+  CHECK(maps[1].path == "/usr/bin/my prog");
+  CHECK(maps[2].path == "[stack]");
+  CHECK(maps[3].path.empty());
+  CHECK(symbols::parse_maps("").empty());
+}
+
+TEST_CASE("an object's functions come from its symbol tables, demangled", "[symbols]") {
+  const auto o = symbols::object::read(self());
+  REQUIRE(o.readable());
+  CHECK(o.build_id().size() == 40);  // GCC and ld emit a 20-byte SHA-1 build-id
+  CHECK(o.build_id() == symbols::object::build_id_of(self()));
+  bool member = false, instance = false;
+  for (const auto& f : o.functions()) {
+    member |= f.name == "dtpp_symbols_test::shape::area(int) const" && f.mangled == "_ZNK17dtpp_symbols_test5shape4areaEi";
+    instance |= f.name == "int dtpp_symbols_test::twice<int>(int)";
+  }
+  CHECK(member);
+  CHECK(instance);
+  CHECK_FALSE(symbols::object::read("/no/such/file").readable());
+  CHECK_FALSE(symbols::object::read("/proc/self/maps").readable());
+  CHECK(symbols::object::build_id_of("/no/such/file").empty());
+}
+
+TEST_CASE("a program counter of this process is named module`function+offset", "[symbols]") {
+  symbols::cache c;
+  const auto pid = static_cast<std::int64_t>(::getpid());
+  const auto module = self().substr(self().rfind('/') + 1);
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  CHECK(c.frame(pid, at) == module + "`int dtpp_symbols_test::twice<int>(int)");
+  CHECK(c.frame(pid, at + 1) == module + "`int dtpp_symbols_test::twice<int>(int)+0x1");
+  CHECK(c.frame(pid, 0x10) == "0x10");
+  // Naming many frames of one object reads it once.
+  const auto before = c.objects_read();
+  for (int i = 0; i < 1000; ++i) (void)c.frame(pid, at + static_cast<std::uint64_t>(i % 3));
+  CHECK(c.objects_read() == before);
+}
+
+TEST_CASE("a process's frames are named after it exits, once remembered", "[symbols]") {
+  symbols::cache c;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  REQUIRE(child > 0);
+  // The child is a copy of this process: the same function at the same address.
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>)) + 2;
+  c.remember(child);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const auto module = self().substr(self().rfind('/') + 1);
+  CHECK(c.frame(child, at) == module + "`int dtpp_symbols_test::twice<int>(int)+0x2");
+  CHECK(c.frame(child, 0x10) == "0x10");
+}
