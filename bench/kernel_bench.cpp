@@ -1,8 +1,8 @@
 // End-to-end tracing overhead on the live kernel, next to bpftrace: a workload of system calls run
 // untraced, under an empty BPF program (the floor), under dtpp and under bpftrace with the same
-// script; launch-to-exit time and peak memory of `BEGIN { exit(0); }`; attach time of a
-// three-probe script. Run with --benchmark_repetitions and --benchmark_enable_random_interleaving
-// (scripts/bench.sh does) so that the variants interleave; overhead per event is a variant's
+// script; launch-to-exit time and peak memory of `BEGIN { exit(0); }` (and of one reading
+// curthread->pid); attach time of a three-probe script. Run with --benchmark_repetitions and
+// --benchmark_enable_random_interleaving (scripts/bench.sh does) so that the variants interleave; overhead per event is a variant's
 // median minus the untraced median. Needs root; bpftrace variants need bpftrace.
 #include <benchmark/benchmark.h>
 #include <bpf/bpf.h>
@@ -301,6 +301,11 @@ void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {
 BENCHMARK_CAPTURE(launch_to_exit, dtpp, {DTPP_COMMAND, "-q", "-xengine=kernel", "-n", "BEGIN { exit(0); }"})
     ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(launch_to_exit, bpftrace, {"bpftrace", "-e", "BEGIN { exit(); }"})
+    ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+// The same with the kernel's types: vmlinux BTF parsed to type curthread->pid.
+BENCHMARK_CAPTURE(launch_to_exit, dtpp_kernel_types, {DTPP_COMMAND, "-q", "-n", "BEGIN { trace(curthread->pid); exit(0); }"})
+    ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(launch_to_exit, bpftrace_kernel_types, {"bpftrace", "-e", "BEGIN { printf(\"%d\", curtask->pid); exit(); }"})
     ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 
 // From a checked program to its three probes attached (compile, maps, verifier, attach).

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace dtpp::kernel {
 namespace {
@@ -27,6 +28,14 @@ std::int16_t temp(int depth) {
 std::int16_t off16(std::uint32_t v) {
   if (v > 32767) throw error("program needs more than 32 KB of scratch memory (lower strsize)");
   return static_cast<std::int16_t>(v);
+}
+
+/// The bytes (with the NUL) of stringof()'s string from kernel memory: a char array's size and a
+/// NUL (bpf_probe_read_kernel_str copies one less, so an unterminated array ends at its end), a
+/// pointer's strsize.
+std::uint32_t memory_string_bound(const expr& e, std::uint32_t strsize) {
+  const auto& from = e.kids[0].t;
+  return from.kind == ir::type::category::array ? std::min(from.size + 1, strsize) : strsize;
 }
 
 /// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded.
@@ -738,6 +747,7 @@ class builder {
         eval(e.kids[0], depth);
         return decimal();
       case kind_t::call: return string_call(e, depth);
+      case kind_t::memory_string: return memory_string(e, depth);
       default: break;
     }
     refuse(e);
@@ -786,7 +796,6 @@ class builder {
   }
 
   place copyinstr(const expr& e, int depth) {
-    const place at{r7, s_.allocate(l_.strsize)};
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
     // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
@@ -800,20 +809,9 @@ class builder {
       e_.bind(within);
       e_.alu(BPF_ADD, r0, 1);
       e_.store(r10, temp(depth + 1), r0);
+      return read_string(BPF_FUNC_probe_read_user_str, 0, depth, depth + 1);
     }
-    zero(at, l_.strsize);
-    pointer(r1, at);
-    if (e.kids.size() > 1)
-      e_.load(r2, r10, temp(depth + 1));
-    else
-      e_.mov(r2, last + 1);
-    e_.load(r3, r10, temp(depth));
-    e_.call(BPF_FUNC_probe_read_user_str);
-    const auto ok = e_.make_label();
-    e_.jump_if(BPF_JSGE, r0, 0, ok);
-    fault(fault_bad_address, temp(depth));
-    e_.bind(ok);
-    return at;
+    return read_string(BPF_FUNC_probe_read_user_str, last + 1, depth);
   }
 
   // r0 = a <=> b for two zero-padded strings, compared bytewise as strcmp() does: 8 bytes at a
@@ -1390,9 +1388,62 @@ class builder {
         e_.extend(r0, e.t.size, e.t.is_signed);
         return;
       case kind_t::call: return call(e, depth);
+      case kind_t::memory: return memory(e, depth);
       default: break;
     }
     refuse(e);
+  }
+
+  // r0 = the address kids[0] + offset, or (an integer or pointer) what lies there in kernel
+  // memory. A read that fails faults with the address, as DTrace's do.
+  void memory(const expr& e, int depth) {
+    eval(e.kids[0], depth);
+    if (e.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(e.value));
+    if (e.t.is_object()) return;
+    const auto size = e.t.size >= 8 ? 8u : e.t.size;
+    e_.store(r10, temp(depth), r0);
+    e_.store_imm(r10, misc_slot, 0);
+    e_.mov(r1, r10);
+    e_.alu(BPF_ADD, r1, misc_slot);
+    e_.mov(r2, static_cast<std::int32_t>(size));
+    e_.mov(r3, r0);
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JEQ, r0, 0, ok);
+    fault(fault_bad_address, temp(depth));
+    e_.bind(ok);
+    e_.load(r0, r10, misc_slot);
+    e_.extend(r0, size, e.t.is_signed);
+  }
+
+  // The string in kernel memory at kids[0]: a char array's bytes up to its NUL (or its end), a
+  // char pointer's up to strsize - 1. A read that fails faults with the address.
+  place memory_string(const expr& e, int depth) {
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    const auto bound = static_cast<std::int32_t>(memory_string_bound(e, l_.strsize));
+    return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+  }
+
+  // A string that `helper` (bpf_probe_read_user_str or _kernel_str) reads from the address in
+  // temp(depth) into zeroed scratch, at most limit - 1 bytes and a NUL; a read that fails faults
+  // with the address. A limit known only at run time (at most strsize) is in temp(*limit_at).
+  place read_string(bpf_func_id helper, std::int32_t limit, int depth,
+                    std::optional<int> limit_at = std::nullopt) {
+    const place at{r7, s_.allocate(l_.strsize)};
+    zero(at, l_.strsize);
+    pointer(r1, at);
+    if (limit_at)
+      e_.load(r2, r10, temp(*limit_at));
+    else
+      e_.mov(r2, limit);
+    e_.load(r3, r10, temp(depth));
+    e_.call(helper);
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JSGE, r0, 0, ok);
+    fault(fault_bad_address, temp(depth));
+    e_.bind(ok);
+    return at;
   }
 
   // The subroutines with an integer result that the kernel engine runs.
@@ -1520,6 +1571,7 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
     case kind_t::stringof:
       if (e.kids[0].t.is_string()) bound = string_bound(e.kids[0], probe_names, strsize);
       break;
+    case kind_t::memory_string: bound = memory_string_bound(e, strsize); break;
     default: break;
   }
   return std::min(bound, strsize);

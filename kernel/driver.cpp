@@ -1,6 +1,7 @@
 // The kernel driver: maps, programs, attachment, the ring buffer and per-CPU aggregation
 // snapshots. Every kernel object is held by an fd that closes on every path out.
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/kernel/types.hpp"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -77,17 +78,12 @@ int perf_event_open(perf_event_attr& attr, int cpu, pid_t pid = -1) {
   return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-// A member's byte offset in a kernel struct, from vmlinux BTF; -1 when unknown.
-std::int64_t member_offset(const btf* b, const char* type, const char* member) {
-  if (!b) return -1;
-  const auto id = btf__find_by_name_kind(b, type, BTF_KIND_STRUCT);
-  if (id < 0) return -1;
-  const auto* t = btf__type_by_id(b, static_cast<__u32>(id));
-  const auto* m = btf_members(t);
-  for (unsigned i = 0; i < btf_vlen(t); ++i, ++m)
-    if (std::strcmp(btf__name_by_offset(b, m->name_off), member) == 0)
-      return btf_member_bit_offset(t, i) / 8;
-  return -1;
+// A member's byte offset in a kernel struct, from the kernel's types; -1 when unknown.
+std::int64_t member_offset(const char* record, const char* member) {
+  auto& types = kernel_types();
+  const auto t = types.find(record);
+  const auto m = t ? types.member(t->id, member) : std::nullopt;
+  return m ? m->bit_offset / 8 : -1;
 }
 
 std::uint32_t round8(std::uint32_t n) { return (n + 7) & ~7u; }
@@ -656,14 +652,14 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
 
   st.plan = plan_layout(program, st.infos, st.cpus, st.scratch_prefix);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
-  // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it.
-  if (btf* vmlinux = uses_task_fields(program) ? btf__load_vmlinux_btf() : nullptr) {
-    st.plan.task_real_parent = member_offset(vmlinux, "task_struct", "real_parent");
-    st.plan.task_tgid = member_offset(vmlinux, "task_struct", "tgid");
-    const auto se = member_offset(vmlinux, "task_struct", "se");
-    const auto runtime = member_offset(vmlinux, "sched_entity", "sum_exec_runtime");
+  // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
+  // checker loaded it already for one naming kernel types).
+  if (uses_task_fields(program)) {
+    st.plan.task_real_parent = member_offset("struct task_struct", "real_parent");
+    st.plan.task_tgid = member_offset("struct task_struct", "tgid");
+    const auto se = member_offset("struct task_struct", "se");
+    const auto runtime = member_offset("struct sched_entity", "sum_exec_runtime");
     if (se >= 0 && runtime >= 0) st.plan.task_exec_runtime = se + runtime;
-    btf__free(vmlinux);
   }
   st.group_programs();
   st.create_maps();
@@ -755,6 +751,7 @@ engine::factory engine_factory() {
               probes.push_back(std::move(info));
         return probes;
       },
+      .types = kernel_types,
   };
 }
 

@@ -63,7 +63,8 @@ program handle::compile_file(const std::string& path, std::vector<std::string> a
 program handle::compile(const d::source_file& source, std::string zero,
                         std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), std::move(zero));
-  const auto options = compiling(options_, std::move(arguments));
+  auto options = compiling(options_, std::move(arguments));
+  options.types = engine::types_of(engines_);
   const d::render_options how{"dtpp", options_.on("errtags"), true, options_.text("errsource") != "off"};
   const auto refuse = [&](std::vector<d::diagnostic> errors, const auto& source_of) {
     std::string text;

@@ -196,6 +196,16 @@ expr checker::identifier(const std::string& name, ast::span where) {
       e.where = where;
       return e;
     }
+  if (name == "curthread") return curthread(where);
+  std::int64_t constant = 0;
+  if (const auto t = library_constant(name, constant)) {
+    expr e;
+    e.kind = kind_t::constant;
+    e.t = *t;
+    e.value = constant;
+    e.where = where;
+    return e;
+  }
   const auto it = globals_.find(name);
   if (it == globals_.end())
     fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
@@ -273,6 +283,14 @@ std::int64_t checker::fold(ir::op op, std::int64_t v) {
 }
 
 expr checker::value(const ast::node_ptr& n) {
+  auto e = object(n);
+  // A char array is its string, as DTrace traces, prints and compares it.
+  if (e.t.kind == type::category::array && holds_chars(e.t, n->where)) return memory_string(std::move(e), n->where);
+  if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", n->where);
+  return e;
+}
+
+expr checker::object(const ast::node_ptr& n) {
   switch (n->kind) {
     case ast::node_kind::integer: return integer_literal(n);
     case ast::node_kind::character: return character_literal(n);
@@ -294,25 +312,15 @@ expr checker::value(const ast::node_ptr& n) {
     case ast::node_kind::assign: return assign(n);
     case ast::node_kind::cast: return cast(n);
     case ast::node_kind::sizeof_type: {
-      const auto t = named_type(n->text, options_.strsize);
+      const auto t = find_type(n->text);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
       return sized(t->is_string() ? options_.strsize : t->size, n->where);
     }
     case ast::node_kind::sizeof_expr: {
-      const auto v = value(n->kids[0]);
+      const auto v = object(n->kids[0]);
       return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
     }
-    case ast::node_kind::stringof: {
-      auto v = value(n->kids[0]);
-      if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
-      if (v.t.is_string()) return v;
-      expr e;
-      e.kind = kind_t::stringof;
-      e.t = {type::category::string, options_.strsize, false, "string"};
-      e.kids.push_back(std::move(v));
-      e.where = n->where;
-      return e;
-    }
+    case ast::node_kind::stringof: return string_of(n);
   }
   fail("D_UNKNOWN", "internal error: unknown expression", n->where);
 }
@@ -330,7 +338,7 @@ expr checker::sized(std::uint64_t size, ast::span where) {
 expr checker::member(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
   if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
-    fail("D_UNKNOWN", "structure and pointer member access is not supported yet", n->where);
+    return object_member(n);
   const bool thread = base->text == "self";
   auto& table = thread ? thread_locals_ : clause_locals_;
   const auto prefix = base->text + "->";
@@ -473,8 +481,8 @@ expr checker::call(const ast::node_ptr& n) {
 expr checker::prefix(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (op == "++" || op == "--") return increment(n, true);
-  if (op == "*" || op == "&")
-    fail("D_UNKNOWN", "operator " + op + " on pointers is not supported yet", n->where);
+  if (op == "*") return dereference(n);
+  if (op == "&") fail("D_UNKNOWN", "operator & is not supported yet", n->where);
   auto v = value(n->kids[0]);
   if (op == "!") {
     if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
@@ -509,7 +517,12 @@ bool checker::is_lvalue_kind(const ast::node_ptr& n) {
 expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
   if (!is_lvalue_kind(n))
     fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
-  if (n->kind == ast::node_kind::member) return member(n, assigned);
+  if (n->kind == ast::node_kind::member) {
+    const auto& base = n->kids[0];
+    if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
+      fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
+    return member(n, assigned);
+  }
   if (n->kind == ast::node_kind::index) return index(n, assigned);
   const auto& name = n->text;
   const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
@@ -529,6 +542,7 @@ expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   const auto implicit = integer_type("int64_t", 8, true);
   auto target = lvalue(n->kids[0], n->text, &implicit);
   if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
+  if (target.t.is_pointer()) fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + n->text, n->where);
   expr e;
   e.kind = kind_t::increment;
   e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
@@ -550,6 +564,8 @@ expr checker::assign(const ast::node_ptr& n) {
     fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
   if (op != "=" && !target.t.is_integer())
     fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
+  if (op != "=" && (target.t.is_pointer() || v.t.is_pointer()))
+    fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
   if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
     fail("D_DIV_ZERO", "expression contains division by zero", n->where);
   expr e;
@@ -601,6 +617,8 @@ expr checker::binary(const ast::node_ptr& n) {
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+    if (a.t.is_pointer() || b.t.is_pointer())
+      fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
     if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
       fail("D_DIV_ZERO", "expression contains division by zero", n->where);
     e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);

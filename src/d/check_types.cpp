@@ -1,4 +1,5 @@
-// The D checker: type names, the usual arithmetic conversions, declarations and casts.
+// The D checker: type names, the usual arithmetic conversions, declarations and casts, and the
+// kernel's types (structs, unions, pointers and arrays from the compile's type_table).
 
 #include <algorithm>
 #include <cstdint>
@@ -50,8 +51,48 @@ type promote(const type& a, const type& b) {
   return is_unsigned ? integer_type("unsigned long", 8, false) : integer_type("long", 8, true);
 }
 
+namespace {
+
+// "struct  task_struct **" -> {"struct task_struct", 2}: the name with single blanks, and its stars.
+std::pair<std::string, int> split_stars(const std::string& name) {
+  std::string clean;
+  int stars = 0;
+  for (char c : name) {
+    if (c == '*') ++stars;
+    else if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
+  }
+  while (!clean.empty() && clean.back() == ' ') clean.pop_back();
+  return {clean, stars};
+}
+
+bool names_struct_or_union(const std::string& name) {
+  return name.rfind("struct ", 0) == 0 || name.rfind("union ", 0) == 0;
+}
+
+// A pointer to a type from a type_table: an 8-byte address that knows what it points to.
+type pointer_to(const type& t) {
+  type p = integer_type(t.name + " *", 8, false);
+  p.pointee = t.id;
+  return p;
+}
+
+}  // namespace
+
+// The type a cast, sizeof or declaration names: one of D's own, else a struct, union or typedef
+// of the type table's (a struct or union with one '*': a pointer to it).
+std::optional<type> checker::find_type(const std::string& name) {
+  const auto [base, stars] = split_stars(name);
+  if (!names_struct_or_union(base))
+    if (auto t = named_type(name, options_.strsize)) return t;
+  if (!options_.types || stars > 1) return std::nullopt;
+  auto t = options_.types->find(base);
+  if (!t || stars == 0) return t;
+  if (!t->is_object() || t->id == 0) return std::nullopt;  // pointers to a typedef's integers: not yet
+  return pointer_to(*t);
+}
+
 void checker::declare(const ast::declaration& d) {
-  const auto t = named_type(d.type, options_.strsize);
+  const auto t = find_type(d.type);
   if (!t || t->is_void()) {
     error("D_DECL_VOIDOBJ", (d.is_inline ? "cannot declare void inline: " : "cannot have void object: ") + d.name, d.where);
     return;
@@ -90,8 +131,8 @@ void checker::declare(const ast::declaration& d) {
   }
   std::vector<type> keys;
   for (const auto& k : d.keys) {
-    const auto kt = named_type(k, options_.strsize);
-    if (!kt || kt->is_void()) {
+    const auto kt = find_type(k);
+    if (!kt || kt->is_void() || kt->is_object()) {
       error("D_DECL_ARRSUB", "positive integral constant expression or tuple signature expected as array declaration subscript", d.where);
       return;
     }
@@ -129,16 +170,153 @@ expr checker::cast_to(expr e, const type& t) {
 }
 
 expr checker::cast(const ast::node_ptr& n) {
-  const auto t = named_type(n->text, options_.strsize);
+  const auto t = find_type(n->text);
   auto v = value(n->kids[0]);
+  if (t && t->is_pointer() && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
+    v.t = *t;
+    v.where = n->where;
+    return v;
+  }
   if (t && t->is_void() && !v.t.is_void()) {  // (void)x: evaluated, its value dropped, as in C
     v.t = void_type();
     return v;
   }
-  if (!t || t->is_void() || t->is_string() != v.t.is_string() || v.t.is_void())
+  if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void())
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
+  if (e.t.is_pointer()) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
+  e.where = n->where;
+  return e;
+}
+
+ir::type_table& checker::kernel_types(const std::string& what, ast::span where) {
+  if (!options_.types)
+    fail("D_TYPE_ERR", what + " needs the kernel's types (BTF), which only the kernel engine has", where);
+  return *options_.types;
+}
+
+// curthread: the current thread's struct task_struct, as bpf_get_current_task() gives it.
+expr checker::curthread(ast::span where) {
+  const auto task = kernel_types("curthread", where).find("struct task_struct");
+  if (!task) fail("D_TYPE_ERR", "curthread needs struct task_struct, which the kernel's BTF lacks", where);
+  expr e;
+  e.kind = kind_t::builtin;
+  e.index = static_cast<std::uint32_t>(ir::builtin::curthread);
+  e.t = pointer_to(*task);
+  e.text = "curthread";
+  e.where = where;
+  return e;
+}
+
+// p->m and s.m on the kernel's structs and unions, with DTrace's errors (D_OP_PTR, D_OP_SOU,
+// D_TYPE_MEMBER). A member within a member is one offset from the same address.
+expr checker::object_member(const ast::node_ptr& n) {
+  auto base = object(n->kids[0]);
+  const bool arrow = n->text == "->";
+  if (arrow && !base.t.is_pointer())
+    fail("D_OP_PTR", "operator -> must be applied to a pointer", n->where);
+  type record = base.t;
+  if (arrow) {
+    const auto pointee = kernel_types("operator ->", n->where).resolve(base.t.pointee);
+    if (!pointee) fail("D_TYPE_ERR", "failed to resolve the type " + base.t.name + " points to", n->where);
+    record = *pointee;
+    if (record.kind != type::category::record)
+      fail("D_OP_SOU", "operator -> cannot be applied to pointer to type \"" + record.name +
+                           "\"; must be applied to a struct or union pointer", n->where);
+  } else if (record.kind != type::category::record) {
+    fail("D_OP_SOU", "operator . cannot be applied to type \"" + record.name + "\"; must be applied to a struct or union",
+         n->where);
+  }
+  if (record.size == 0)
+    fail("D_OP_INCOMPLETE", "operator " + n->text + " cannot be applied to a forward declaration: no " + record.name +
+                                " definition is available", n->where);
+  const auto m = kernel_types("operator " + n->text, n->where).member(record.id, n->name);
+  if (!m) fail("D_TYPE_MEMBER", n->name + " is not a member of " + record.name, n->where);
+  if (m->bit_size != 0 && (!m->t.is_integer() || m->bit_size > 56))
+    fail("D_UNKNOWN", "bit-field member " + n->name + " of " + std::to_string(m->bit_size) + " bits is not supported yet",
+         n->where);
+  expr e;
+  e.kind = kind_t::memory;
+  e.t = m->t;
+  e.value = m->bit_offset / 8;
+  if (m->bit_size != 0) {  // the bytes that hold it, as an unsigned integer of 1, 2, 4 or 8 bytes
+    const auto bytes = (m->bit_offset % 8 + m->bit_size + 7) / 8;
+    const std::uint32_t size = bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
+    e.t = integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
+  }
+  if (!arrow && base.kind == kind_t::memory) {  // s.m where s is itself a member: one offset
+    e.value += base.value;
+    e.kids = std::move(base.kids);
+  } else {
+    e.kids.push_back(std::move(base));
+  }
+  e.where = n->where;
+  return m->bit_size != 0 ? bit_field(std::move(e), m->bit_offset % 8, m->bit_size, m->t) : e;
+}
+
+// A bit-field's value from the bytes that hold it (little-endian: the field starts `shift` bits
+// up): shifted to the top of 64 bits, then down again, arithmetically for a signed field.
+expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t) {
+  const auto where = bytes.where;
+  const type wide = integer_type(t.is_signed ? "int64_t" : "uint64_t", 8, t.is_signed);
+  const auto shifted = [&](ir::op op, expr operand, std::uint32_t by) {
+    expr e;
+    e.kind = kind_t::binary;
+    e.operation = op;
+    e.t = wide;
+    e.where = where;
+    e.kids.push_back(std::move(operand));
+    e.kids.push_back(integer_constant(by, true, false, where));
+    return e;
+  };
+  auto top = shifted(ir::op::shift_left, cast_to(std::move(bytes), wide), 64 - shift - bits);
+  return cast_to(shifted(ir::op::shift_right, std::move(top), 64 - bits), t);
+}
+
+// *p: the object a pointer to a kernel type points to.
+expr checker::dereference(const ast::node_ptr& n) {
+  auto p = value(n->kids[0]);
+  if (!p.t.is_pointer()) fail("D_DEREF_NONPTR", "cannot dereference non-pointer type", n->where);
+  const auto t = kernel_types("operator *", n->where).resolve(p.t.pointee);
+  if (!t || t->is_void()) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
+  expr e;
+  e.kind = kind_t::memory;
+  e.t = *t;
+  e.kids.push_back(std::move(p));
+  e.where = n->where;
+  return e;
+}
+
+// Whether `t` is a char array or a char pointer of the type table's: what D reads as a string.
+bool checker::holds_chars(const type& t, ast::span where) {
+  const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
+  if (t.kind == type::category::array) return is_char(kernel_types("a char array", where).element(t.id));
+  return t.is_pointer() && is_char(kernel_types("a char pointer", where).resolve(t.pointee));
+}
+
+// The string in kernel memory at a char array or char pointer.
+expr checker::memory_string(expr chars, ast::span where) {
+  expr e;
+  e.kind = kind_t::memory_string;
+  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.kids.push_back(std::move(chars));
+  e.where = where;
+  return e;
+}
+
+// stringof(x): a string unchanged, a char array or char pointer of the kernel's the string in
+// kernel memory there, any other value its decimal text.
+expr checker::string_of(const ast::node_ptr& n) {
+  auto v = object(n->kids[0]);
+  if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
+  if (v.t.is_string()) return v;
+  if ((v.t.is_object() || v.t.is_pointer()) && holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
+  expr e;
+  e.kind = kind_t::stringof;
+  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.kids.push_back(std::move(v));
   e.where = n->where;
   return e;
 }

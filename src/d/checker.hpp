@@ -29,6 +29,10 @@ inline type void_type() { return {type::category::void_type, 0, false, "void"}; 
 // D's integer type names (LP64), as casts, sizeof and messages use them.
 std::optional<type> named_type(std::string name, std::uint32_t strsize);
 
+// The type and (in `value`) the value of a constant D's library declares: NULL, the errno names
+// (EIO ...) and the signal names (SIGINT ...) (library.cpp).
+std::optional<type> library_constant(std::string_view name, std::int64_t& value);
+
 // The usual arithmetic conversions on D's integers.
 type promote(const type& a, const type& b);
 
@@ -62,9 +66,21 @@ class checker {
 
   // ---- declarations and casts (check_types.cpp) ----------------------------------------------
 
+  std::optional<type> find_type(const std::string& name);
   void declare(const ast::declaration& d);
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);
+
+  // ---- kernel types: structs, unions and pointers from options_.types (check_types.cpp) -------
+
+  ir::type_table& kernel_types(const std::string& what, ast::span where);
+  expr curthread(ast::span where);
+  expr object_member(const ast::node_ptr& n);
+  expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
+  expr dereference(const ast::node_ptr& n);
+  bool holds_chars(const type& t, ast::span where);
+  expr memory_string(expr chars, ast::span where);
+  expr string_of(const ast::node_ptr& n);
 
   // ---- aggregations (check_actions.cpp) ------------------------------------------------------
 
@@ -169,7 +185,8 @@ class checker {
   // ---- expressions: operators and calls (check_expressions.cpp) ------------------------------
 
   static std::string op_message(const std::string& op, const char* what) { return "operator " + op + " " + what; }
-  expr value(const ast::node_ptr& n);
+  expr value(const ast::node_ptr& n);   // a value: structs, unions and arrays refused
+  expr object(const ast::node_ptr& n);  // a value, or a struct, union or array (its address)
   expr call(const ast::node_ptr& n);
   expr prefix(const ast::node_ptr& n);
   expr increment(const ast::node_ptr& n, bool is_prefix);

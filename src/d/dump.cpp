@@ -54,6 +54,9 @@ std::string show(const expr& e) {
         return std::string(ir::name(e.function)) + "(" + std::to_string(e.t.size / 8 - (e.t.kind == type::category::ustack ? 1 : 0)) + ")";
       return std::string(ir::name(e.function)) + "(" + show_list(e.kids) + ")";
     case kind_t::stringof: return "stringof(" + show(e.kids[0]) + ")";
+    // *(type)(address + offset): what a member access or `*` reads.
+    case kind_t::memory: return "*(" + e.t.name + ")(" + show(e.kids[0]) + " + " + std::to_string(e.value) + ")";
+    case kind_t::memory_string: return "stringof(" + show(e.kids[0]) + ")";
   }
   return "?";
 }

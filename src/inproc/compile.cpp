@@ -823,6 +823,9 @@ class compiler {
           return f(std::span<const value>(a.data(), args.size()), strsize);
         };
       }
+      case kind_t::memory:
+      case kind_t::memory_string:
+        throw kernel_only(e);
       case kind_t::constant:
       case kind_t::string:
         break;  // fixed() took them
@@ -852,9 +855,18 @@ class compiler {
     return static_cast<std::size_t>(id);
   }
 
+  // The process has no kernel memory to read: curthread and the kernel's structs are the kernel
+  // engine's.
+  static engine_error kernel_only(const expr& e) {
+    return engine_error("the kernel's types and memory (curthread, struct members) are not available to the in-process engine",
+                        e.where);
+  }
+
   compiled_expr builtin_value(const expr& e) {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
+      case builtin::curthread:
+        throw kernel_only(e);
       case builtin::arg:
         return [n = static_cast<std::size_t>(e.value)](runner& r) {
           return value{n < r.args.size() ? r.args[n] : 0, {}};

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "../fake_types.hpp"
 #include "codegen.hpp"
 #include "dtpp/agg/llquantize.hpp"
 #include "dtpp/d/check.hpp"
@@ -157,4 +158,49 @@ TEST_CASE("a USDT argument in memory is read from the user's address space, then
   const auto code = stub_code(compiled("BEGIN { @ = sum(arg0 + arg1 + arg2); }"), kernel::target::kind::usdt);
   CHECK(context_loads(code) == std::vector<std::int16_t>{112, 32});
   CHECK(calls_of(code, BPF_FUNC_probe_read_user) == 1);
+}
+
+namespace {
+
+// The sizes kernel memory is read in, in code order: each call of `helper` with the size (r2) it
+// was given.
+std::vector<std::int32_t> read_sizes(const std::vector<bpf_insn>& code, std::int32_t helper) {
+  std::vector<std::int32_t> out;
+  std::int32_t r2 = -1;
+  for (const auto& i : code) {
+    if (i.code == (BPF_ALU64 | BPF_MOV | BPF_K) && i.dst_reg == 2) r2 = i.imm;
+    if (i.code == (BPF_JMP | BPF_CALL) && i.imm == helper) out.push_back(r2);
+  }
+  return out;
+}
+
+ir::program compiled_with_types(const std::string& text) {
+  testing::fake_types types;
+  d::compile_options options;
+  options.types = &types;
+  const d::source_file source("test.d", text);
+  auto result = d::compile(source, options);
+  if (!result.errors.empty()) FAIL(d::render(result.errors[0], source));
+  return std::move(result.program);
+}
+
+}  // namespace
+
+TEST_CASE("a member read through two pointers is two kernel reads, of the pointer and of the member",
+          "[kernel][codegen]") {
+  const auto code = begin_code(compiled_with_types("BEGIN { trace(curthread->real_parent->pid); }"));
+  CHECK(read_sizes(code, BPF_FUNC_probe_read_kernel) == std::vector<std::int32_t>{8, 4});
+  // The offsets added to the address before each read: real_parent's, then pid's.
+  std::vector<std::int32_t> offsets;
+  for (const auto& i : code)
+    if (i.code == (BPF_ALU64 | BPF_ADD | BPF_K) && i.dst_reg == 0) offsets.push_back(i.imm);
+  CHECK(offsets == std::vector<std::int32_t>{16, 8});
+}
+
+TEST_CASE("stringof a char array reads at most its bytes and a NUL, of a char pointer strsize",
+          "[kernel][codegen]") {
+  CHECK(read_sizes(begin_code(compiled_with_types("BEGIN { trace(stringof(curthread->comm)); }")),
+                   BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{17});
+  CHECK(read_sizes(begin_code(compiled_with_types("BEGIN { trace(stringof(curthread->name)); }")),
+                   BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{256});
 }

@@ -4,6 +4,8 @@
 #include <bpf/bpf.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "dtpp/kernel/types.hpp"
 #include "dtpp/print/frames.hpp"
 
 using namespace dtpp;
@@ -291,6 +294,92 @@ TEST_CASE("printf records arrive complete and in order") {
   for (int i = 0; i < 2000; ++i) expected += std::to_string(i) + " getppid\n";
   CHECK(text.text() == expected);
   CHECK(h.status().drops == 0);
+}
+
+TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgid, comm") {
+  REQUIRE_KERNEL();
+  char comm[16] = {};
+  REQUIRE(::prctl(PR_GET_NAME, comm) == 0);  // the test binary's name: 15 characters of 16
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                   "/ { printf(\"%d %d %d %d %s|%s|%d\\n\", curthread->pid, curthread->tgid, "
+                   "(*curthread).real_parent->tgid, curthread->real_parent != NULL, stringof(curthread->comm), "
+                   "stringof(curthread->group_leader->comm), curthread->se.sum_exec_runtime > 0); }"));
+  CHECK(h.engine_name() == "kernel");
+  h.go();
+  getppids(2);
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  const auto line = std::to_string(::gettid()) + " " + me() + " " + std::to_string(::getppid()) + " 1 " + comm + "|" +
+                    comm + "|1\n";
+  CHECK(text.text() == line + line);
+}
+
+TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and the in-process engine refuses it") {
+  REQUIRE_KERNEL();
+  {
+    consumer::handle h(kernel::engines());
+    h.setopt("quiet");
+    h.exec(h.compile("BEGIN { printf(\"%d %s\\n\", curthread->tgid, curthread->comm); exit(0); }"));
+    CHECK(h.engine_name() == "kernel");
+    h.go();
+    memory_file text;
+    while (h.work(text.get()) == consumer::work_status::okay) {
+    }
+    char comm[16] = {};
+    REQUIRE(::prctl(PR_GET_NAME, comm) == 0);
+    CHECK(text.text() == me() + " " + comm + "\n");
+  }
+  consumer::handle h(kernel::engines());
+  h.setopt("engine", "inproc");
+  CHECK_THROWS_WITH(h.exec(h.compile("BEGIN { trace(curthread->pid); }")),
+                    Catch::Contains("the kernel's types and memory (curthread, struct members) are not available to the "
+                                    "in-process engine"));
+}
+
+TEST_CASE("a bit-field of the task reads as the kernel set it: sched_reset_on_fork") {
+  REQUIRE_KERNEL();
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /pid == " + me() + "/ { printf(\"%d\\n\", curthread->sched_reset_on_fork); }"));
+  h.go();
+  std::thread([] {
+    getppids(1);
+    const sched_param none{};
+    REQUIRE(::sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &none) == 0);
+    getppids(1);
+  }).join();
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  CHECK(text.text() == "0\n1\n");
+}
+
+TEST_CASE("a struct member at a bad address faults with the address, and the clause stops there") {
+  REQUIRE_KERNEL();
+  d::compile_options options;
+  options.types = &kernel::kernel_types();
+  const auto r = d::compile(d::source_file("t.d", "syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                                                      "/ { trace(1); trace(((struct task_struct *)16)->real_parent->pid); "
+                                                      "trace(stringof(((struct task_struct *)8)->comm)); }"),
+                            options);
+  REQUIRE(r.errors.empty());
+  kernel::driver k(r.program);
+  k.go();
+  getppids(1);
+  k.stop();
+  CHECK(k.take_records().empty());
+  const auto faults = k.take_faults();
+  REQUIRE(faults.size() == 1);
+  std::uint32_t real_parent = 0;
+  const auto task = kernel::kernel_types().find("struct task_struct");
+  REQUIRE(task);
+  real_parent = kernel::kernel_types().member(task->id, "real_parent")->bit_offset / 8;
+  char address[32];
+  std::snprintf(address, sizeof address, "invalid address (0x%x)", 16 + real_parent);
+  CHECK(faults[0].what == address);
 }
 
 TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {

@@ -186,6 +186,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   if (!parsed_all) return std::nullopt;
 
   auto options = s.compile;
+  options.types = engine::types_of(kernel::engines());
   // $0: the script's path for -s, the command as invoked for -n (dtrace(1)'s g_argv[0]); the
   // first program's when there are several.
   const auto& first = s.programs.front();

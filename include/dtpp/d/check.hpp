@@ -12,6 +12,7 @@
 #include "dtpp/options/values.hpp"
 #include "dtpp/d/source.hpp"
 #include "dtpp/ir/program.hpp"
+#include "dtpp/ir/type_table.hpp"
 
 namespace dtpp::d {
 
@@ -26,6 +27,10 @@ struct compile_options {
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
   bool argref = false;          ///< do not report an unreferenced last argument
   bool empty_ok = false;        ///< -xempty: a program with no clause is fine
+  /// Where struct, union and typedef names and curthread's type come from (the kernel engine's
+  /// BTF, kernel::kernel_types()); null: only D's own types. Not owned; asked only when a
+  /// program names such a type.
+  ir::type_table* types = nullptr;
 };
 
 /// Takes the stackframes, ustackframes and maxframes options (others are left alone).

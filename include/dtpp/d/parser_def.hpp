@@ -189,9 +189,11 @@ struct type_words_type : x3::symbols<int> {
 };
 const type_words_type type_words;
 
-// A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *".
+// A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *",
+// "struct task_struct *".
 const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
-    x3::raw[x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end]) >>
+    x3::raw[(x3::lexeme[(x3::lit("struct") | "union") >> word_end] >> identifier_text |
+             x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end])) >>
             *x3::lit('*')];
 
 // raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
@@ -523,6 +525,18 @@ inline std::string token_at(const std::string& text, std::size_t at) {
   return text.substr(at, end - at);
 }
 
+// D's constructs the grammar does not take yet, by the token where parsing stops at one: said so
+// rather than called a syntax error.
+inline const char* not_supported_yet(const std::string& token) {
+  if (token == "struct" || token == "union" || token == "enum")
+    return "struct, union and enum declarations are not supported yet";
+  if (token == "typedef") return "typedef is not supported yet";
+  if (token == "offsetof") return "offsetof is not supported yet";
+  if (token == "xlate" || token == "translator") return "translators are not supported yet";
+  if (token == "`") return "kernel symbols (`name) are not supported yet";
+  return nullptr;
+}
+
 inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   const auto token = token_at(text, at);
   std::size_t begin = at;
@@ -531,8 +545,9 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   if (token.empty())
     return {"D_SYNTAX", "syntax error near end of input",
             {static_cast<std::uint32_t>(text.size()), static_cast<std::uint32_t>(text.size())}};
-  return {"D_SYNTAX", "syntax error near \"" + token + "\"",
-          {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin + token.size())}};
+  const ast::span where{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin + token.size())};
+  if (const char* why = not_supported_yet(token)) return {"D_UNKNOWN", why, where};
+  return {"D_SYNTAX", "syntax error near \"" + token + "\"", where};
 }
 
 // Finds what the grammar cannot say well or safely: unterminated comments and strings, and
@@ -612,6 +627,16 @@ inline std::size_t clause_end(const std::string& text, std::size_t from) {
     }
   }
   return text.size();
+}
+
+// Where a declaration the grammar does not take yet ends (`typedef int t;`, `struct s { ... };`):
+// past its ';', after its braces if it has any.
+inline std::size_t declaration_end(const std::string& text, std::size_t from) {
+  const auto semicolon = text.find(';', from);
+  if (semicolon < text.find('{', from)) return semicolon + 1;
+  const auto end = clause_end(text, from);
+  const auto next = text.find_first_not_of(" \t\r\n", end);
+  return next != std::string::npos && text[next] == ';' ? next + 1 : end;
 }
 
 inline bool starts_with_word(const std::string& text, std::size_t at, std::string_view word) {
@@ -750,8 +775,11 @@ parse_result parse(const source_file& source) {
     } catch (const parser::too_deep& deep) {
       report_too_deep(deep);
     }
-    // Skip the broken clause, so that errors further on are found too.
-    at = std::max(detail::clause_end(text, start), start + 1);
+    // Skip the broken clause, so that errors further on are found too; a declaration not
+    // supported yet (its first word is the error) through its end.
+    const auto& last = result.errors.back();
+    const bool unsupported = last.tag == "D_UNKNOWN" && last.where.begin == text.find_first_not_of(" \t\r\n", start);
+    at = unsupported ? detail::declaration_end(text, start) : std::max(detail::clause_end(text, start), start + 1);
   }
   return result;
 }

@@ -13,6 +13,7 @@
 
 #include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
+#include "dtpp/ir/type_table.hpp"
 
 namespace dtpp::engine {
 
@@ -38,10 +39,34 @@ struct factory {
   /// The probes a program's descriptions match, or (null) every probe the engine can offer, as
   /// dtrace -l lists them, numbered from 1. Throws engine::error as make() does.
   std::vector<probe_info> (*probes)(const ir::program* program, const run_options& options) = nullptr;
+  /// The types its programs may name beyond D's own (the kernel's structs, curthread), for the
+  /// checker; null: none.
+  ir::type_table& (*types)() = nullptr;
 };
 
+/// The types the first of `engines` to offer any gives programs, or null.
+inline ir::type_table* types_of(std::span<const factory> engines) {
+  for (const auto& e : engines)
+    if (e.types) return &e.types();
+  return nullptr;
+}
+
+/// Whether a program reads the memory of a type_table's types (curthread, p->member, stringof a
+/// char array): only the engine that gave those types can.
+inline bool reads_typed_memory(const ir::program& program) {
+  bool reads = false;
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const ir::expr& e) {
+      using kind = ir::expr::kind_t;
+      reads |= e.kind == kind::memory || e.kind == kind::memory_string ||
+               (e.kind == kind::builtin && e.index == static_cast<std::uint32_t>(ir::builtin::curthread));
+    });
+  return reads;
+}
+
 /// The engine that runs `program`: the one `choice` names (-x engine=kernel|inproc); for "auto"
-/// (or empty), the first engine claiming one of the program's probes, else the first engine.
+/// (or empty), the engine that gave the types of the memory it reads, else the first engine
+/// claiming one of the program's probes, else the first engine.
 /// Throws engine::error for a choice none of `engines` is.
 inline const factory& select(std::span<const factory> engines, const ir::program& program,
                              std::string_view choice = "auto") {
@@ -52,6 +77,9 @@ inline const factory& select(std::span<const factory> engines, const ir::program
     throw error("the " + std::string(choice) + " engine is not available to this consumer" +
                 (choice == "kernel" ? " (it comes with dtpp::kernel)" : ""));
   }
+  if (reads_typed_memory(program))
+    for (const auto& e : engines)
+      if (e.types) return e;
   for (const auto& e : engines)
     if (e.claims)
       for (const auto& c : program.clauses)

@@ -10,36 +10,10 @@
 
 #include "dtpp/agg/descriptor.hpp"
 #include "dtpp/d/span.hpp"
+#include "dtpp/ir/type.hpp"
 #include "dtpp/print/conversion.hpp"
 
 namespace dtpp::ir {
-
-/// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack: a
-/// kernel stack's program counters (stack()), or a process id and its user stack's (ustack()),
-/// 8 bytes each, ended by a zero when there are fewer than room for.
-struct type {
-  enum class category : std::uint8_t { void_type, integer, string, stack, ustack } kind = category::void_type;
-  std::uint32_t size = 0;
-  bool is_signed = false;
-  std::string name;  ///< as D names it in messages: "int", "uint64_t", "string", ...
-
-  bool is_integer() const { return kind == category::integer; }
-  bool is_string() const { return kind == category::string; }
-  bool is_void() const { return kind == category::void_type; }
-  bool is_stack() const { return kind == category::stack || kind == category::ustack; }
-  friend bool operator==(const type&, const type&) = default;
-};
-
-/// A value wrapped to a type's size and signedness, as D stores it.
-inline std::int64_t fit(std::int64_t v, const type& t) {
-  const auto u = static_cast<std::uint64_t>(v);
-  switch (t.size) {
-    case 1: return t.is_signed ? static_cast<std::int8_t>(u) : static_cast<std::int64_t>(static_cast<std::uint8_t>(u));
-    case 2: return t.is_signed ? static_cast<std::int16_t>(u) : static_cast<std::int64_t>(static_cast<std::uint16_t>(u));
-    case 4: return t.is_signed ? static_cast<std::int32_t>(u) : static_cast<std::int64_t>(static_cast<std::uint32_t>(u));
-    default: return v;
-  }
-}
 
 enum class scope : std::uint8_t { global, thread, clause };
 
@@ -172,9 +146,16 @@ struct expr {
     cast,         ///< kids: operand; type: the target
     call,         ///< function: the subroutine; kids: arguments
     stringof,     ///< kids: operand
+    /// The object `value` bytes past the address kids[0] (a pointer, or a struct or union object)
+    /// in kernel memory: a struct, union or array stands for its address; an integer or pointer
+    /// is read (a bad address faults, as DTrace's do).
+    memory,
+    /// The NUL-terminated string in kernel memory at kids[0] (a char array or char pointer), at
+    /// most strsize - 1 bytes of it (a bad address faults).
+    memory_string,
   } kind = kind_t::constant;
   type t;
-  std::int64_t value = 0;
+  std::int64_t value = 0;  ///< constant: the value; memory: the offset
   std::string text;  ///< string: the constant; variable and builtin: the name, for messages
   std::uint32_t index = 0;
   op operation = op::add;

@@ -1,0 +1,41 @@
+// Where the checker finds types D does not define itself: the kernel's structs, unions, typedefs
+// and the members of each, as the kernel engine reads them from BTF (kernel/btf_types.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "dtpp/ir/type.hpp"
+
+namespace dtpp::ir {
+
+/// A member of a struct or union: its type and where it lies in the object.
+struct member_info {
+  type t;
+  std::uint32_t bit_offset = 0;  ///< from the object's start
+  std::uint32_t bit_size = 0;    ///< a bit-field's width; 0 for an ordinary member
+};
+
+/// A source of named types with ids, which ir::type's `id` and `pointee` refer to. Lookups may
+/// load what they need on first use (vmlinux BTF takes milliseconds to parse), so that a program
+/// naming no such type costs nothing.
+///
+///     if (auto t = table.find("struct task_struct"))
+///       if (auto m = table.member(t->id, "pid")) ...  // m->t is pid_t, m->bit_offset its place
+class type_table {
+ public:
+  virtual ~type_table() = default;
+  /// The type D names `name`: "struct task_struct", "union thread_union", "pid_t" (a typedef).
+  virtual std::optional<type> find(std::string_view name) = 0;
+  /// The type with id `id` (a pointer's pointee), typedefs and qualifiers seen through but
+  /// named as written (pid_t stays "pid_t").
+  virtual std::optional<type> resolve(std::uint32_t id) = 0;
+  /// The member `name` of the struct or union `record` (an id), looked for in anonymous
+  /// structs and unions within too, as C does.
+  virtual std::optional<member_info> member(std::uint32_t record, std::string_view name) = 0;
+  /// The element type of the array `array` (an id).
+  virtual std::optional<type> element(std::uint32_t array) = 0;
+};
+
+}  // namespace dtpp::ir

@@ -1,0 +1,215 @@
+// kernel_types(): D's view of vmlinux BTF through libbpf's BTF API. Typedefs and qualifiers are
+// seen through (a typedef keeps its name for messages); a forward declaration is replaced by the
+// struct or union of the same name, as DTrace looks for a definition.
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dtpp/kernel/types.hpp"
+
+namespace dtpp::kernel {
+
+namespace {
+
+using ir::type;
+
+class btf_types final : public ir::type_table {
+ public:
+  ~btf_types() override { btf__free(btf_); }
+
+  std::optional<type> find(std::string_view name) override {
+    const btf* b = vmlinux();
+    if (!b) return std::nullopt;
+    const auto lookup = [&](std::string_view n, std::uint32_t kind) -> std::optional<type> {
+      const auto id = btf__find_by_name_kind(b, std::string(n).c_str(), kind);
+      return id > 0 ? resolve(static_cast<std::uint32_t>(id)) : std::nullopt;
+    };
+    if (name.rfind("struct ", 0) == 0) return lookup(name.substr(7), BTF_KIND_STRUCT);
+    if (name.rfind("union ", 0) == 0) return lookup(name.substr(6), BTF_KIND_UNION);
+    if (name.rfind("enum ", 0) == 0) return lookup(name.substr(5), BTF_KIND_ENUM);
+    if (auto t = lookup(name, BTF_KIND_TYPEDEF)) return t;
+    return lookup(name, BTF_KIND_INT);
+  }
+
+  std::optional<type> resolve(std::uint32_t id) override {
+    const btf* b = vmlinux();
+    if (!b) return std::nullopt;
+    std::string typedef_name;
+    const btf_type* t = btf__type_by_id(b, id);
+    while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+      if (btf_is_typedef(t) && typedef_name.empty())
+        typedef_name = btf__name_by_offset(b, t->name_off);
+      id = t->type;
+      t = btf__type_by_id(b, id);
+    }
+    if (!t) return std::nullopt;
+    if (btf_is_fwd(t)) {  // the definition, where the kernel has one
+      const auto defined = btf__find_by_name_kind(b, btf__name_by_offset(b, t->name_off),
+                                                  btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+      if (defined > 0) {
+        id = static_cast<std::uint32_t>(defined);
+        t = btf__type_by_id(b, id);
+      }
+    }
+    auto out = convert(b, id, t);
+    if (!typedef_name.empty()) out.name = typedef_name;
+    return out;
+  }
+
+  std::optional<ir::member_info> member(std::uint32_t record, std::string_view name) override {
+    const btf* b = vmlinux();
+    const btf_type* t = b ? btf__type_by_id(b, record) : nullptr;
+    if (!t || !btf_is_composite(t)) return std::nullopt;
+    const auto* m = btf_members(t);
+    for (std::uint32_t i = 0; i < btf_vlen(t); ++i, ++m) {
+      const std::string_view member_name = btf__name_by_offset(b, m->name_off);
+      const auto at = btf_member_bit_offset(t, i);
+      if (member_name.empty()) {  // an anonymous struct or union: its members are the parent's
+        const auto inner = resolve(m->type);
+        if (!inner || inner->kind != type::category::record) continue;
+        if (auto found = member(inner->id, name)) {
+          found->bit_offset += at;
+          return found;
+        }
+        continue;
+      }
+      if (member_name != name) continue;
+      auto t_member = resolve(m->type);
+      if (!t_member) return std::nullopt;
+      return ir::member_info{std::move(*t_member), at, btf_member_bitfield_size(t, i)};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<type> element(std::uint32_t array) override {
+    const btf* b = vmlinux();
+    const btf_type* t = b ? btf__type_by_id(b, array) : nullptr;
+    if (!t || !btf_is_array(t)) return std::nullopt;
+    return resolve(btf_array(t)->type);
+  }
+
+ private:
+  // Parsed once, on the first lookup; the BTF is never changed after.
+  const btf* vmlinux() {
+    std::call_once(loaded_, [this] {
+      btf_ = mapped_vmlinux();
+      if (!btf_) btf_ = btf__load_vmlinux_btf();  // older kernels: no mmap, or BTF elsewhere
+    });
+    return btf_;
+  }
+
+  // /sys/kernel/btf/vmlinux through mmap (Linux 6.16 and later), which spares reading its 5 MB
+  // through sysfs a page at a time: half of the start-up cost of a program naming kernel types.
+  static btf* mapped_vmlinux() {
+    const int fd = ::open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    void* data =
+        ::fstat(fd, &st) == 0 && st.st_size > 0
+            ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+            : MAP_FAILED;
+    ::close(fd);
+    if (data == MAP_FAILED) return nullptr;
+    btf* parsed = btf__new(data, static_cast<__u32>(st.st_size));  // a copy: the mapping can go
+    ::munmap(data, static_cast<std::size_t>(st.st_size));
+    return parsed && !libbpf_get_error(parsed) ? parsed : nullptr;
+  }
+
+  // C's name of a type, for messages: "struct task_struct", "char [16]", "pid_t *".
+  static std::string name_of(const btf* b, std::uint32_t id) {
+    const btf_type* t = btf__type_by_id(b, id);
+    if (!t || id == 0) return "void";
+    const std::string own = btf__name_by_offset(b, t->name_off);
+    switch (btf_kind(t)) {
+      case BTF_KIND_STRUCT:
+        return "struct " + own;
+      case BTF_KIND_UNION:
+        return "union " + own;
+      case BTF_KIND_ENUM:
+      case BTF_KIND_ENUM64:
+        return "enum " + own;
+      case BTF_KIND_FWD:
+        return (btf_kflag(t) ? "union " : "struct ") + own;
+      case BTF_KIND_PTR:
+        return name_of(b, t->type) + " *";
+      case BTF_KIND_ARRAY:
+        return name_of(b, btf_array(t)->type) + " [" + std::to_string(btf_array(t)->nelems) + "]";
+      case BTF_KIND_CONST:
+      case BTF_KIND_VOLATILE:
+      case BTF_KIND_RESTRICT:
+      case BTF_KIND_TYPE_TAG:
+        return name_of(b, t->type);
+      case BTF_KIND_FUNC_PROTO:
+        return "function";
+      default:
+        return own;
+    }
+  }
+
+  static type convert(const btf* b, std::uint32_t id, const btf_type* t) {
+    type out;
+    out.name = name_of(b, id);
+    if (id == 0) return out;  // void
+    switch (btf_kind(t)) {
+      case BTF_KIND_INT:
+        out.kind = type::category::integer;
+        out.size = t->size;
+        out.is_signed = (btf_int_encoding(t) & BTF_INT_SIGNED) != 0;
+        break;
+      case BTF_KIND_ENUM:
+      case BTF_KIND_ENUM64:
+        out.kind = type::category::integer;
+        out.size = t->size;
+        out.is_signed = btf_kflag(t);
+        break;
+      case BTF_KIND_PTR: {
+        out.kind = type::category::integer;
+        out.size = 8;
+        // A pointer to void or to a function has nothing D can reach through it: a plain address.
+        const btf_type* to = btf__type_by_id(b, btf__resolve_type(b, t->type));
+        if (t->type != 0 && to && !btf_is_func_proto(to)) out.pointee = t->type;
+        break;
+      }
+      case BTF_KIND_STRUCT:
+      case BTF_KIND_UNION:
+      case BTF_KIND_FWD:  // a struct without a definition: size 0, its members unknown
+        out.kind = type::category::record;
+        out.size = btf_is_fwd(t) ? 0 : t->size;
+        out.id = id;
+        break;
+      case BTF_KIND_ARRAY: {
+        const auto size = btf__resolve_size(b, id);
+        out.kind = type::category::array;
+        out.size = size > 0 ? static_cast<std::uint32_t>(size) : 0;
+        out.id = id;
+        break;
+      }
+      default:
+        break;  // floats, functions: nothing D reads (void)
+    }
+    return out;
+  }
+
+  std::once_flag loaded_;
+  btf* btf_ = nullptr;
+};
+
+}  // namespace
+
+ir::type_table& kernel_types() {
+  static btf_types table;
+  return table;
+}
+
+}  // namespace dtpp::kernel

@@ -1,0 +1,89 @@
+// D's library constants, as DTrace's errno.d, signal.d and its built-in NULL declare them (inline
+// int EIO = 5; ...): the names every D script may use, with this system's values.
+
+#include <cerrno>
+#include <csignal>
+#include <span>
+#include <string_view>
+
+#include "checker.hpp"
+
+namespace dtpp::d::detail {
+
+namespace {
+
+struct library_inline {
+  const char* name;
+  int value;
+};
+
+// The names dtrace-utils generates from <errno.h> and <signal.h> (without SIGRTMIN, SIGRTMAX and
+// the SIG_ and SIGEV_ macros, which are not signals).
+constexpr library_inline errno_names[] = {
+    {"EPERM", EPERM}, {"ENOENT", ENOENT}, {"ESRCH", ESRCH}, {"EINTR", EINTR}, {"EIO", EIO},
+    {"ENXIO", ENXIO}, {"E2BIG", E2BIG}, {"ENOEXEC", ENOEXEC}, {"EBADF", EBADF},
+    {"ECHILD", ECHILD}, {"EAGAIN", EAGAIN}, {"ENOMEM", ENOMEM}, {"EACCES", EACCES},
+    {"EFAULT", EFAULT}, {"ENOTBLK", ENOTBLK}, {"EBUSY", EBUSY}, {"EEXIST", EEXIST},
+    {"EXDEV", EXDEV}, {"ENODEV", ENODEV}, {"ENOTDIR", ENOTDIR}, {"EISDIR", EISDIR},
+    {"EINVAL", EINVAL}, {"ENFILE", ENFILE}, {"EMFILE", EMFILE}, {"ENOTTY", ENOTTY},
+    {"ETXTBSY", ETXTBSY}, {"EFBIG", EFBIG}, {"ENOSPC", ENOSPC}, {"ESPIPE", ESPIPE},
+    {"EROFS", EROFS}, {"EMLINK", EMLINK}, {"EPIPE", EPIPE}, {"EDOM", EDOM}, {"ERANGE", ERANGE},
+    {"EDEADLK", EDEADLK}, {"ENAMETOOLONG", ENAMETOOLONG}, {"ENOLCK", ENOLCK}, {"ENOSYS", ENOSYS},
+    {"ENOTEMPTY", ENOTEMPTY}, {"ELOOP", ELOOP}, {"EWOULDBLOCK", EWOULDBLOCK}, {"ENOMSG", ENOMSG},
+    {"EIDRM", EIDRM}, {"ECHRNG", ECHRNG}, {"EL2NSYNC", EL2NSYNC}, {"EL3HLT", EL3HLT},
+    {"EL3RST", EL3RST}, {"ELNRNG", ELNRNG}, {"EUNATCH", EUNATCH}, {"ENOCSI", ENOCSI},
+    {"EL2HLT", EL2HLT}, {"EBADE", EBADE}, {"EBADR", EBADR}, {"EXFULL", EXFULL},
+    {"ENOANO", ENOANO}, {"EBADRQC", EBADRQC}, {"EBADSLT", EBADSLT}, {"EDEADLOCK", EDEADLOCK},
+    {"EBFONT", EBFONT}, {"ENOSTR", ENOSTR}, {"ENODATA", ENODATA}, {"ETIME", ETIME},
+    {"ENOSR", ENOSR}, {"ENONET", ENONET}, {"ENOPKG", ENOPKG}, {"EREMOTE", EREMOTE},
+    {"ENOLINK", ENOLINK}, {"EADV", EADV}, {"ESRMNT", ESRMNT}, {"ECOMM", ECOMM},
+    {"EPROTO", EPROTO}, {"EMULTIHOP", EMULTIHOP}, {"EDOTDOT", EDOTDOT}, {"EBADMSG", EBADMSG},
+    {"EOVERFLOW", EOVERFLOW}, {"ENOTUNIQ", ENOTUNIQ}, {"EBADFD", EBADFD}, {"EREMCHG", EREMCHG},
+    {"ELIBACC", ELIBACC}, {"ELIBBAD", ELIBBAD}, {"ELIBSCN", ELIBSCN}, {"ELIBMAX", ELIBMAX},
+    {"ELIBEXEC", ELIBEXEC}, {"EILSEQ", EILSEQ}, {"ERESTART", ERESTART}, {"ESTRPIPE", ESTRPIPE},
+    {"EUSERS", EUSERS}, {"ENOTSOCK", ENOTSOCK}, {"EDESTADDRREQ", EDESTADDRREQ},
+    {"EMSGSIZE", EMSGSIZE}, {"EPROTOTYPE", EPROTOTYPE}, {"ENOPROTOOPT", ENOPROTOOPT},
+    {"EPROTONOSUPPORT", EPROTONOSUPPORT}, {"ESOCKTNOSUPPORT", ESOCKTNOSUPPORT},
+    {"EOPNOTSUPP", EOPNOTSUPP}, {"EPFNOSUPPORT", EPFNOSUPPORT}, {"EAFNOSUPPORT", EAFNOSUPPORT},
+    {"EADDRINUSE", EADDRINUSE}, {"EADDRNOTAVAIL", EADDRNOTAVAIL}, {"ENETDOWN", ENETDOWN},
+    {"ENETUNREACH", ENETUNREACH}, {"ENETRESET", ENETRESET}, {"ECONNABORTED", ECONNABORTED},
+    {"ECONNRESET", ECONNRESET}, {"ENOBUFS", ENOBUFS}, {"EISCONN", EISCONN},
+    {"ENOTCONN", ENOTCONN}, {"ESHUTDOWN", ESHUTDOWN}, {"ETOOMANYREFS", ETOOMANYREFS},
+    {"ETIMEDOUT", ETIMEDOUT}, {"ECONNREFUSED", ECONNREFUSED}, {"EHOSTDOWN", EHOSTDOWN},
+    {"EHOSTUNREACH", EHOSTUNREACH}, {"EALREADY", EALREADY}, {"EINPROGRESS", EINPROGRESS},
+    {"ESTALE", ESTALE}, {"EUCLEAN", EUCLEAN}, {"ENOTNAM", ENOTNAM}, {"ENAVAIL", ENAVAIL},
+    {"EISNAM", EISNAM}, {"EREMOTEIO", EREMOTEIO}, {"EDQUOT", EDQUOT}, {"ENOMEDIUM", ENOMEDIUM},
+    {"EMEDIUMTYPE", EMEDIUMTYPE}, {"ECANCELED", ECANCELED}, {"ENOKEY", ENOKEY},
+    {"EKEYEXPIRED", EKEYEXPIRED}, {"EKEYREVOKED", EKEYREVOKED}, {"EKEYREJECTED", EKEYREJECTED},
+    {"EOWNERDEAD", EOWNERDEAD}, {"ENOTRECOVERABLE", ENOTRECOVERABLE}, {"ERFKILL", ERFKILL},
+    {"EHWPOISON", EHWPOISON}, {"ENOTSUP", ENOTSUP},
+};
+constexpr library_inline signal_names[] = {
+    {"SIGABRT", SIGABRT}, {"SIGALRM", SIGALRM}, {"SIGBUS", SIGBUS}, {"SIGCHLD", SIGCHLD},
+    {"SIGCLD", SIGCLD}, {"SIGCONT", SIGCONT}, {"SIGFPE", SIGFPE}, {"SIGHUP", SIGHUP},
+    {"SIGILL", SIGILL}, {"SIGINT", SIGINT}, {"SIGIO", SIGIO}, {"SIGIOT", SIGIOT},
+    {"SIGKILL", SIGKILL}, {"SIGPIPE", SIGPIPE}, {"SIGPOLL", SIGPOLL}, {"SIGPROF", SIGPROF},
+    {"SIGPWR", SIGPWR}, {"SIGQUIT", SIGQUIT}, {"SIGSEGV", SIGSEGV}, {"SIGSTKFLT", SIGSTKFLT},
+    {"SIGSTOP", SIGSTOP}, {"SIGSYS", SIGSYS}, {"SIGTERM", SIGTERM}, {"SIGTRAP", SIGTRAP},
+    {"SIGTSTP", SIGTSTP}, {"SIGTTIN", SIGTTIN}, {"SIGTTOU", SIGTTOU}, {"SIGURG", SIGURG},
+    {"SIGUSR1", SIGUSR1}, {"SIGUSR2", SIGUSR2}, {"SIGVTALRM", SIGVTALRM}, {"SIGWINCH", SIGWINCH},
+    {"SIGXCPU", SIGXCPU}, {"SIGXFSZ", SIGXFSZ},
+};
+
+}  // namespace
+
+std::optional<type> library_constant(std::string_view name, std::int64_t& value) {
+  if (name == "NULL") {  // `inline long NULL = 0;`
+    value = 0;
+    return integer_type("long", 8, true);
+  }
+  for (const auto& table : {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names)})
+    for (const auto& c : table)
+      if (name == c.name) {
+        value = c.value;
+        return int_type();
+      }
+  return std::nullopt;
+}
+
+}  // namespace dtpp::d::detail

@@ -1,0 +1,215 @@
+// Kernel types in the checker, against a small type table of known layout: curthread, -> and .,
+// casts, *, stringof, sizeof, what each lowers to, and DTrace's errors with their places; the
+// library constants (NULL, errno and signal names).
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <csignal>
+#include <string>
+#include <utility>
+
+#include "../fake_types.hpp"
+#include "dtpp/d/check.hpp"
+
+using namespace dtpp;
+using dtpp::testing::fake_types;
+
+namespace {
+
+d::compile_result check(const std::string& text, ir::type_table* types) {
+  d::compile_options options;
+  options.types = types;
+  return d::compile(d::source_file("t.d", text), options);
+}
+
+// The checked clause's statements as dump() shows them, without the program's other lines.
+std::string lowered(const std::string& text) {
+  fake_types types;
+  const auto r = check(text, &types);
+  INFO(text);
+  REQUIRE(r.errors.empty());
+  std::string out;
+  const auto all = d::dump(r.program);
+  for (std::size_t at = 0; at < all.size();) {
+    const auto end = all.find('\n', at);
+    const auto line = all.substr(at, end - at);
+    if (line.rfind("  trace ", 0) == 0) out += line.substr(8, line.find("  records") - 8) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+// The errors a program gets, one a line: "TAG: message @ the source it points at".
+std::string error_of(const std::string& text, ir::type_table* types) {
+  const auto r = check(text, types);
+  INFO(text);
+  REQUIRE(!r.errors.empty());
+  std::string out;
+  for (const auto& e : r.errors)
+    out += (out.empty() ? "" : "\n") + e.tag + ": " + e.message + " @ " + text.substr(e.where.begin, e.where.end - e.where.begin);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("member access through curthread lowers to reads at the members' offsets", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(curthread->pid); }") == "*(pid_t)(curthread + 8)\n");
+  CHECK(lowered("BEGIN { trace(curthread->real_parent->pid); }") ==
+        "*(pid_t)(*(struct task_struct *)(curthread + 16) + 8)\n");
+  // A struct within a struct is one offset from the same address.
+  CHECK(lowered("BEGIN { trace(curthread->se.sum_exec_runtime); }") == "*(u64)(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace((*curthread).se.sum_exec_runtime); }") ==
+        "*(u64)(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace(curthread->anon_member); }") == "*(int)(curthread + 60)\n");
+  CHECK(lowered("BEGIN { trace(*curthread->name); }") ==
+        "*(char)(*(char *)(curthread + 56) + 0)\n");
+}
+
+TEST_CASE("a char array is its string; bit-fields are shifted out of the bytes that hold them",
+          "[d][types]") {
+  CHECK(lowered("BEGIN { trace(curthread->comm); trace(curthread->comm == \"x\"); }") ==
+        "stringof(*(char [16])(curthread + 24))\n(stringof(*(char [16])(curthread + 24)) == "
+        "\"x\")\n");
+  // A signed field of one bit is 0 or -1: shifted up to bit 63, then down arithmetically.
+  CHECK(lowered("BEGIN { trace(curthread->flag); }") ==
+        "(int)(((int64_t)*(uint8_t)(curthread + 56) << 63) >> 63)\n");
+  CHECK(lowered("BEGIN { trace(curthread->small); trace(curthread->across); }") ==
+        "(((uint64_t)*(uint8_t)(curthread + 56) << 56) >> 61)\n(((uint64_t)*(uint16_t)(curthread + "
+        "57) << 51) >> 55)\n");
+}
+
+TEST_CASE("casts to struct pointers, stringof and sizeof of the kernel's types", "[d][types]") {
+  CHECK(lowered("syscall::read:entry { trace(((struct task_struct *)arg0)->pid); }") ==
+        "*(pid_t)(arg0 + 8)\n");
+  CHECK(lowered(
+            "syscall::read:entry { trace(((struct  task_struct*)arg1)->real_parent != NULL); }") ==
+        "(*(struct task_struct *)(arg1 + 16) != 0)\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->comm)); }") ==
+        "stringof(*(char [16])(curthread + 24))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->name)); }") ==
+        "stringof(*(char *)(curthread + 56))\n");
+  CHECK(lowered("BEGIN { trace(stringof(curthread->pid)); }") ==
+        "stringof(*(pid_t)(curthread + 8))\n");
+  CHECK(lowered("BEGIN { trace(sizeof(struct task_struct)); trace(sizeof(curthread->comm)); "
+                "trace(sizeof(*curthread)); trace(sizeof(curthread)); trace(sizeof(pid_t)); }") ==
+        "64\n16\n64\n8\n4\n");
+
+  fake_types types;
+  const auto r =
+      check("BEGIN { self->p = curthread; } syscall::read:entry { trace(self->p->pid); }", &types);
+  REQUIRE(r.errors.empty());
+  CHECK(r.program.variables[0].value.name == "struct task_struct *");
+  CHECK(r.program.clauses[1].statements[0].records[0].size == 4);
+}
+
+TEST_CASE("member and pointer errors carry DTrace's tags and point at the expression",
+          "[d][types]") {
+  fake_types types;
+  const std::pair<const char*, const char*> cases[] = {
+      {"BEGIN { trace(curthread->nosuch); }",
+       "D_TYPE_MEMBER: nosuch is not a member of struct task_struct @ curthread->nosuch"},
+      {"BEGIN { trace(pid->x); }", "D_OP_PTR: operator -> must be applied to a pointer @ pid->x"},
+      {"BEGIN { trace(curthread->pid->x); }",
+       "D_OP_PTR: operator -> must be applied to a pointer @ curthread->pid->x"},
+      {"BEGIN { trace(curthread.pid); }",
+       "D_OP_SOU: operator . cannot be applied to type \"struct task_struct *\"; must be applied "
+       "to a struct or union"
+       " @ curthread.pid"},
+      {"BEGIN { trace(pid.x); }",
+       "D_OP_SOU: operator . cannot be applied to type \"pid_t\"; must be applied to a struct or "
+       "union @ pid.x"},
+      {"BEGIN { trace(curthread->name->x); }",
+       "D_OP_SOU: operator -> cannot be applied to pointer to type \"char\"; must be applied to a "
+       "struct or union pointer"
+       " @ curthread->name->x"},
+      {"BEGIN { trace(curthread->opaque->x); }",
+       "D_OP_INCOMPLETE: operator -> cannot be applied to a forward declaration: no struct opaque "
+       "definition is available"
+       " @ curthread->opaque->x"},
+      {"BEGIN { x = (uintptr_t)curthread; trace(x->pid); }",
+       "D_OP_PTR: operator -> must be applied to a pointer @ x->pid"},
+      {"BEGIN { trace(*pid); }", "D_DEREF_NONPTR: cannot dereference non-pointer type @ *pid"},
+      {"BEGIN { curthread->pid = 1; }",
+       "D_OP_WRITE: operator = can only be applied to a writable variable @ curthread->pid"},
+      {"BEGIN { curthread->pid++; }",
+       "D_OP_WRITE: operator ++ can only be applied to a writable variable @ curthread->pid"},
+      {"BEGIN { x = (struct nosuch *)0; }",
+       "D_CAST_INVAL: invalid cast expression: \"int\" to \"struct nosuch *\" @ (struct nosuch "
+       "*)0"},
+      {"BEGIN { trace(stringof(curthread->se)); }",
+       "D_STRINGOF_TYPE: cannot apply stringof to a value of type struct sched_entity @ "
+       "stringof(curthread->se)"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]") {
+  fake_types types;
+  const std::pair<const char*, const char*> cases[] = {
+      {"BEGIN { trace(*curthread); }",
+       "D_UNKNOWN: a value of type \"struct task_struct\" is not supported yet @ *curthread"},
+      {"BEGIN { trace(curthread->se); }",
+       "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se"},
+      {"BEGIN { trace(curthread->wide); }",
+       "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide"},
+      {"BEGIN { trace(curthread + 1); }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator + @ curthread + 1"},
+      {"BEGIN { self->p = curthread; self->p++; }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator ++ @ self->p++"},
+      {"BEGIN { self->p = curthread; self->p -= 8; }",
+       "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
+      {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
+      {"BEGIN { trace(curthread->comm[0]); }",
+       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
+      {"struct foo { int a; };\nBEGIN { exit(0); }",
+       "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct"},
+      {"typedef int t1; struct s { int a; } ;\ntypedef int t2;\nBEGIN { trace(offsetof(struct s, a)); }",
+       "D_UNKNOWN: typedef is not supported yet @ typedef\n"
+       "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct\n"
+       "D_UNKNOWN: typedef is not supported yet @ typedef\n"
+       "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
+      {"union u { int a; };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ union"},
+      {"enum e { A };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ enum"},
+      {"typedef int myint;", "D_UNKNOWN: typedef is not supported yet @ typedef"},
+      {"BEGIN { trace(offsetof(struct task_struct, pid)); }", "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
+      {"BEGIN { trace(xlate<psinfo_t *>(curthread)); }", "D_UNKNOWN: translators are not supported yet @ xlate"},
+      {"translator psinfo_t < int x > { pr_pid = x; };", "D_UNKNOWN: translators are not supported yet @ translator"},
+      {"BEGIN { trace(`max_pfn); }", "D_UNKNOWN: kernel symbols (`name) are not supported yet @ `"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("without a type table, kernel types are an error that says where they come from",
+          "[d][types]") {
+  CHECK(error_of("BEGIN { trace(curthread->pid); }", nullptr) ==
+        "D_TYPE_ERR: curthread needs the kernel's types (BTF), which only the kernel engine has @ "
+        "curthread");
+  CHECK(error_of("BEGIN { trace(sizeof(struct task_struct)); }", nullptr) ==
+        "D_UNKNOWN: failed to resolve type struct task_struct @ sizeof(struct task_struct)");
+}
+
+TEST_CASE("a program that names no kernel type never asks the type table", "[d][types]") {
+  fake_types types;
+  const auto r = check(
+      "syscall::read:entry { @[execname] = count(); trace((char *)arg0); x = (uint64_t)arg1; } "
+      "BEGIN { trace(sizeof(int)); trace(EIO); }",
+      &types);
+  REQUIRE(r.errors.empty());
+  CHECK(types.lookups == 0);
+}
+
+TEST_CASE("NULL, the errno names and the signal names are D's library constants", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(NULL); trace(EPERM); trace(EIO); trace(ENOTSUP); trace(EHWPOISON); "
+                "trace(SIGINT); trace(SIGKILL); trace(SIGIOT); trace(SIGSYS); }") ==
+        "0\n1\n5\n95\n133\n2\n9\n6\n31\n");
+  fake_types types;
+  const auto r = check("BEGIN { trace(NULL); trace(EAGAIN); trace(SIGCHLD); }", &types);
+  REQUIRE(r.errors.empty());
+  const auto& records = r.program.clauses[0].statements;
+  CHECK(records[0].args[0].t.name == "long");
+  CHECK(records[0].records[0].size == 8);
+  CHECK(records[1].args[0].t.name == "int");
+  CHECK(records[1].args[0].value == EAGAIN);
+  CHECK(records[2].args[0].value == SIGCHLD);
+  CHECK(error_of("BEGIN { trace(EIOX); }", nullptr) ==
+        "D_IDENT_UNDEF: failed to resolve EIOX: Unknown variable name @ EIOX");
+}
