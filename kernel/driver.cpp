@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -30,6 +31,28 @@
 
 namespace dtpp::kernel {
 namespace {
+
+// Moves the calling thread to CPU 0 while it lives (and back), when the thread may run there.
+class on_cpu_zero {
+ public:
+  on_cpu_zero() {
+    cpu_set_t cpu0;
+    CPU_ZERO(&cpu0);
+    CPU_SET(0, &cpu0);
+    moved_ = ::sched_getaffinity(0, sizeof before_, &before_) == 0 &&
+             ::sched_setaffinity(0, sizeof cpu0, &cpu0) == 0;
+  }
+  ~on_cpu_zero() {
+    if (moved_) ::sched_setaffinity(0, sizeof before_, &before_);
+  }
+  on_cpu_zero(const on_cpu_zero&) = delete;
+  on_cpu_zero& operator=(const on_cpu_zero&) = delete;
+  bool moved() const { return moved_; }
+
+ private:
+  cpu_set_t before_{};
+  bool moved_ = false;
+};
 
 std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
 
@@ -473,13 +496,20 @@ struct driver::state {
     return s;
   }
 
+  // BEGIN and END run in this thread, as DTrace's run in dtrace(1)'s (curthread is the caller),
+  // and on CPU 0, as the in-process engine fires them, so that both engines print the same lines.
+  // The kernel's own way to pick the CPU (BPF_F_TEST_RUN_ON_CPU) runs the program from an
+  // interrupt on that CPU, in whatever task was there: the thread moves to CPU 0 instead.
   void run_in_kernel(target::kind kind) {
+    const on_cpu_zero pinned;
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (units[i].program.type != kind) continue;
       std::uint64_t args[6] = {};
-      // On CPU 0, as the in-process engine fires them: both engines print the same lines.
-      LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args,
-                  .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+      LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args);
+      if (!pinned.moved()) {  // CPU 0 is not this thread's to use: the kernel's way, then
+        run.flags = BPF_F_TEST_RUN_ON_CPU;
+        run.cpu = 0;
+      }
       if (bpf_prog_test_run_opts(programs[i].get(), &run) != 0)
         throw error("running " + units[i].program.info.name + " in the kernel: " + errno_text(errno));
     }
