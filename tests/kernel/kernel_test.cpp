@@ -382,6 +382,24 @@ TEST_CASE("a struct member at a bad address faults with the address, and the cla
   CHECK(faults[0].what == address);
 }
 
+// A DTPP_PROBE site is a USDT site too: the kernel engine reaches it from outside the process's
+// own engine, as PROVIDERpid:::NAME, with its arguments.
+TEST_CASE("a DTPP_PROBE site fires in the kernel engine as a USDT probe, with its arguments") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("test" + me() + ":::order { @n = count(); @s = sum(arg1); @m = min(arg0); }"));
+  k.go();
+  for (std::int64_t i = -3; i <= 9; ++i) DTPP_PROBE(test, order, i, i * 10);
+  k.stop();
+  const auto words = [&](std::uint32_t id) {
+    const auto t = k.aggregation(id).snapshot();
+    REQUIRE(t.size() == 1);
+    return t.words(0)[0];
+  };
+  CHECK(words(1) == 13);                                       // -3 .. 9
+  CHECK(static_cast<std::int64_t>(words(2)) == 10 * (-3 - 2 - 1 + 45));  // sum of i * 10
+  CHECK(static_cast<std::int64_t>(words(3)) == -3);
+}
+
 TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {
   REQUIRE_KERNEL();
   kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
