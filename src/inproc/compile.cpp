@@ -508,7 +508,7 @@ inline void compiled_update::run_direct(std::span<const std::int64_t> args) cons
 }
 [[gnu::flatten]] void fire_direct(engine::state& st, const bound_probe& probe,
                                   std::span<const std::int64_t> args) {
-  if (st.exited.load(std::memory_order_relaxed)) return;  // as runner::run
+  if (stopped_by_exit(st, probe)) return;
   for (const auto& c : probe.compiled)
     for (const auto& u : c.updates) u.run_direct(args);
 }

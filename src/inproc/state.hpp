@@ -160,6 +160,12 @@ struct engine::state {
 
 namespace detail {
 
+// After exit(), only END and ERROR clauses run: a probe's firing stops here, as in DTrace.
+inline bool stopped_by_exit(const engine::state& st, const bound_probe& probe) {
+  return st.exited.load(std::memory_order_relaxed) && probe.type != bound_probe::kind::end &&
+         probe.type != bound_probe::kind::error;
+}
+
 // One firing of a probe: its arguments, clause-local variables and the record being built, which
 // the compiled clauses read and write.
 class runner {
@@ -175,11 +181,8 @@ class runner {
 
   // Runs the clauses of the probe, in program order.
   void run() {
-    const bool is_end = probe_.type == bound_probe::kind::end;
     for (const auto& c : probe_.compiled) {
-      if (st.exited.load(std::memory_order_relaxed) && !is_end &&
-          probe_.type != bound_probe::kind::error)
-        return;
+      if (stopped_by_exit(st, probe_)) return;
       std::unique_lock<std::mutex> lock(st.mutex, std::defer_lock);
       if (c.needs_lock) lock.lock();
       try {
