@@ -1,6 +1,7 @@
 // Tracing overhead on the live kernel, next to bpftrace, three ways in one run: a workload of
 // system calls on CPU 1, untraced, under an empty BPF program (the floor), under dtpp's driver in
-// this process, under the dtpp command and under bpftrace (each attached first, pinned to CPU 0);
+// this process, under the dtpp command and under bpftrace (each attached first, pinned to CPU 0,
+// and each starting the workload itself with -c: call_ns, timed by the workload);
 // for every traced variant the time inside its busiest BPF program (prog_ns, from the kernel's
 // bpf_stats), and the count the tool printed for the workload's key (a wrong one voids the
 // variant). Also launch-to-exit time and peak memory of `BEGIN { exit(0); }` (and of one reading
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -192,7 +194,7 @@ std::unique_ptr<dtpp::kernel::driver> dtpp_tracing(const std::string& text, std:
 /// printed "ready"; finish() stops it and returns what it printed (its aggregations).
 class tracer_process {
  public:
-  explicit tracer_process(std::vector<std::string> command) {
+  explicit tracer_process(std::vector<std::string> command, bool wait_until_ready = true) {
     int out[2];
     if (::pipe(out) != 0) return;
     pid_ = ::fork();
@@ -210,6 +212,7 @@ class tracer_process {
     }
     ::close(out[1]);
     output_ = out[0];
+    if (!wait_until_ready) return;
     // bpftrace prints "Attaching N probes..." before the probes are attached: wait for BEGIN's line.
     while (seen_.find("ready\n") == std::string::npos && read_some(20000)) {}
     ready_ = seen_.find("ready\n") != std::string::npos;
@@ -218,6 +221,12 @@ class tracer_process {
   tracer_process(const tracer_process&) = delete;
   tracer_process& operator=(const tracer_process&) = delete;
   bool ready() const { return ready_; }
+
+  // Waits for the command to end by itself (a -c run), then collects it.
+  const std::string& finish_waiting() {
+    while (read_some(60000)) {}
+    return finish();
+  }
 
   // bpftrace may miss a SIGINT that comes right after its BEGIN (and stay attached to the next
   // variants' system calls): ask again until it is gone, then kill it.
@@ -349,11 +358,13 @@ std::optional<std::uint64_t> driver_count(dtpp::kernel::driver& k, const std::st
   return std::nullopt;
 }
 
-/// A count variant whose tool counted other than one per workload call is void.
-void check_count(benchmark::State& state, counted_key key, std::optional<std::uint64_t> counted) {
-  if (key != counted_key::none && counted != static_cast<std::uint64_t>(state.iterations()))
+/// A count variant whose tool counted other than one per workload call for the workload's key
+/// is void.
+void check_count(benchmark::State& state, const std::string& key, std::optional<std::uint64_t> counted,
+                 std::uint64_t calls) {
+  if (counted != calls)
     state.SkipWithError(("void: the tool counted " + (counted ? std::to_string(*counted) : std::string("nothing")) +
-                         " for " + key_text(key) + ", not " + std::to_string(state.iterations()))
+                         " for " + key + ", not " + std::to_string(calls))
                             .c_str());
 }
 
@@ -384,7 +395,9 @@ void driver_run(benchmark::State& state, void (*work)(benchmark::State&), script
   work(state);
   times.report(state);
   k->stop();
-  if (s.key != counted_key::none) check_count(state, s.key, driver_count(*k, key_text(s.key)));
+  if (s.key == counted_key::none) return;
+  const auto key = key_text(s.key);
+  check_count(state, key, driver_count(*k, key), state.iterations());
 }
 
 void under_dtpp(benchmark::State& state, void (*work)(benchmark::State&), script s) {
@@ -408,7 +421,8 @@ void attached_first(benchmark::State& state, void (*work)(benchmark::State&), st
   if (!tracer.ready()) return state.SkipWithError((name + " is not installed or did not start").c_str());
   work(state);
   times.report(state);
-  check_count(state, key, printed_count(tracer.finish(), key_text(key)));
+  if (key == counted_key::none) return;
+  check_count(state, key_text(key), printed_count(tracer.finish(), key_text(key)), state.iterations());
 }
 
 void under_dtpp_command(benchmark::State& state, void (*work)(benchmark::State&), script s) {
@@ -417,6 +431,62 @@ void under_dtpp_command(benchmark::State& state, void (*work)(benchmark::State&)
 void under_bpftrace(benchmark::State& state, void (*work)(benchmark::State&), script s) {
   attached_first(state, work, bpftrace_command(s.bpftrace), s.key);
 }
+
+// `-c` runs: the command starts the workload itself, this binary again, which sees
+// DTPP_BENCH_CALLS=N in its environment, makes N getppid calls on CPU 1, writes its thread id and
+// the CPU time of its calls to the file DTPP_BENCH_RESULT names, and exits before any benchmark.
+long thread_cpu_ns() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+const bool ran_as_workload = [] {
+  const char* calls = std::getenv("DTPP_BENCH_CALLS");
+  if (!calls) return false;
+  pin_to_cpu(1);
+  const auto start = thread_cpu_ns();
+  for (long i = 0, n = std::atol(calls); i < n; ++i) ::syscall(SYS_getppid);
+  const auto took = thread_cpu_ns() - start;
+  std::ofstream(std::getenv("DTPP_BENCH_RESULT")) << ::gettid() << ' ' << took << '\n';
+  std::_Exit(0);
+}();
+
+/// Runs a command (pinned to CPU 0) to its end; what it printed.
+std::string run_to_end(std::vector<std::string> command) {
+  tracer_process started(std::move(command), false);
+  return started.finish_waiting();
+}
+
+// CPU time per workload call (call_ns) and the count checked. The workload times its own calls,
+// so the tracer's start and end are not in the figure and fewer calls do.
+constexpr int c_calls = 200000;
+
+void with_c(benchmark::State& state, script s, bool bpftrace) {
+  if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
+  const std::string result = "/tmp/dtpp_kernel_bench." + std::to_string(::getpid());
+  ::setenv("DTPP_BENCH_CALLS", std::to_string(c_calls).c_str(), 1);
+  ::setenv("DTPP_BENCH_RESULT", result.c_str(), 1);
+  std::string output;
+  for (auto _ : state)
+    output = run_to_end(bpftrace ? std::vector<std::string>{"bpftrace", "-e", s.bpftrace, "-c", self_path()}
+                                 : std::vector<std::string>{DTPP_COMMAND, "-q", "-n", s.dtpp, "-c", self_path()});
+  ::unsetenv("DTPP_BENCH_CALLS");
+  long tid = 0, took = 0;
+  std::ifstream(result) >> tid >> took;
+  ::unlink(result.c_str());
+  if (took <= 0) return state.SkipWithError(bpftrace ? "bpftrace is not installed or did not run" : "dtpp did not run");
+  state.counters["call_ns"] = static_cast<double>(took) / c_calls;
+  const auto key = s.key == counted_key::thread ? std::to_string(tid) : key_text(s.key);
+  check_count(state, key, printed_count(output, key), c_calls);
+}
+
+void dtpp_with_c(benchmark::State& state, script s) { with_c(state, s, false); }
+void bpftrace_with_c(benchmark::State& state, script s) { with_c(state, s, true); }
+BENCHMARK_CAPTURE(dtpp_with_c, getppid_count_execname, count_comm)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bpftrace_with_c, getppid_count_comm, count_comm)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(dtpp_with_c, getppid_count_tid, count_tid)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(bpftrace_with_c, getppid_count_tid, count_tid)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 #define WORKLOAD_BENCHMARK(name, ...) \
   BENCHMARK_CAPTURE(name, __VA_ARGS__)->Iterations(workload_calls)->Unit(benchmark::kNanosecond)
