@@ -421,7 +421,12 @@ class builder {
     const auto init = cached->second;
     const std::uint32_t generation = global_generations + 8 * (s.aggregation - 1);
 
-    const auto found = e_.make_label(), fresh = e_.make_label(), done = e_.make_label();
+    const auto found = e_.make_label(), fresh = e_.make_label(), done = e_.make_label(), current = e_.make_label();
+    if (l_.cache_map[s.aggregation - 1]) {
+      const auto missed = e_.make_label();
+      front_cache(s.aggregation - 1, key, current, missed);
+      e_.bind(missed);
+    }
     const auto lookup = [&] {
       e_.load_map(r1, static_cast<int>(map));
       pointer(r2, {r7, key});
@@ -452,6 +457,7 @@ class builder {
       e_.alu(BPF_ADD, r9, r0);
     }
     // A clear() since this CPU last updated the entry: it restarts from the initial value.
+    e_.bind(current);
     e_.load(r1, r8, off16(generation));
     e_.load(r2, r9, 0);
     e_.jump_if(BPF_JEQ, r1, r2, fresh);
@@ -466,6 +472,48 @@ class builder {
     e_.load(r3, r10, temp(1));  // increment
     update(d.fn, done);
     e_.bind(done);
+  }
+
+  // r9 = this CPU's front cache entry for the key at r7 + key (after the key: its generation and
+  // words), then to `hit` when the entry holds the key or was empty (it now holds the key, and
+  // generation 0 makes the update start it from the initial value); to `missed` when it holds
+  // another key. The entry is named by a multiplicative hash of the key's words, its top bits.
+  void front_cache(std::uint32_t aggregation, std::uint32_t key, label hit, label missed) {
+    const auto key_size = l_.key_size[aggregation];
+    const auto slots = l_.cache_slots[aggregation];
+    const auto entry = cache_entry_size(key_size, p_.aggregations[aggregation].fn.words());
+    lookup_fixed(l_.cache_map[aggregation], missed);
+    e_.mov(r9, r0);
+    e_.call(BPF_FUNC_get_smp_processor_id);
+    e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(l_.cpus), missed);
+    e_.alu(BPF_MUL, r0, static_cast<std::int32_t>(slots));
+    e_.mov64(r3, static_cast<std::int64_t>(0x9e3779b97f4a7c15ull));
+    e_.mov(r1, 0);
+    for (std::uint32_t i = 0; i < key_size; i += 8) {
+      e_.load(r2, r7, off16(key + i));
+      e_.alu(BPF_XOR, r1, r2);
+      e_.alu(BPF_MUL, r1, r3);
+    }
+    std::int32_t bits = 0;
+    while ((1u << bits) < slots) ++bits;
+    e_.alu(BPF_RSH, r1, 64 - bits);
+    e_.alu(BPF_ADD, r0, r1);
+    e_.alu(BPF_MUL, r0, static_cast<std::int32_t>(entry));
+    e_.alu(BPF_ADD, r9, r0);
+    const auto claim = e_.make_label();
+    e_.load(r1, r9, off16(key_size));
+    e_.jump_if(BPF_JEQ, r1, 0, claim);
+    for (std::uint32_t i = 0; i < key_size; i += 8) {
+      e_.load(r1, r7, off16(key + i));
+      e_.load(r2, r9, off16(i));
+      e_.jump_if(BPF_JNE, r1, r2, missed);
+    }
+    e_.alu(BPF_ADD, r9, static_cast<std::int32_t>(key_size));
+    e_.jump(hit);
+    e_.bind(claim);
+    copy({r9, 0}, {r7, key}, key_size);
+    e_.alu(BPF_ADD, r9, static_cast<std::int32_t>(key_size));
+    e_.jump(hit);
   }
 
   // Word i of the entry r9 points at (after the generation word).
@@ -1580,7 +1628,7 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
 }  // namespace
 
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
-                   scratch_plan& scratch) {
+                   scratch_plan& scratch, std::size_t aggsize) {
   layout l;
   l.cpus = cpus;
   for (const auto& o : program.options)
@@ -1639,6 +1687,16 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   }
   if (l.thread_storage_size) l.thread_map = next_map++;
   if (l.zero_size) l.zero_map = next_map++;
+  for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
+    const auto& d = program.aggregations[i];
+    const bool cacheable = !d.keys.empty() && l.key_size[i] <= cache_key_bytes && d.fn.kind != agg::kind::quantize &&
+                           d.fn.kind != agg::kind::lquantize && d.fn.kind != agg::kind::llquantize;
+    const std::uint64_t entry = cache_entry_size(l.key_size[i], d.fn.words());
+    std::uint32_t slots = cache_slots_most;
+    while (slots > 1 && (cpus * slots * entry > cache_bytes_most || 4 * slots * entry > aggsize)) slots /= 2;
+    l.cache_map.push_back(cacheable && slots >= 16 ? next_map++ : 0);
+    l.cache_slots.push_back(l.cache_map.back() ? slots : 0);
+  }
   return l;
 }
 

@@ -51,6 +51,18 @@ inline constexpr std::uint32_t probe_entry_name = 8;
 /// The maps every program shares, by index into the driver's map table.
 enum map_index : std::uint32_t { map_scratch, map_globals, map_ring, map_drops, map_fixed };
 
+/// The front cache's limits: keys of at most this many bytes, at most this many slots a CPU,
+/// and at most this many bytes for all CPUs' entries together (plan_layout halves the slots
+/// until they fit, and keeps at least 16 or none).
+inline constexpr std::uint32_t cache_key_bytes = 32;
+inline constexpr std::uint32_t cache_slots_most = 256;
+inline constexpr std::uint32_t cache_bytes_most = 1 << 20;
+
+/// Bytes of one front cache entry: the key, then `[generation, words]`.
+inline std::uint32_t cache_entry_size(std::uint32_t key_size, std::size_t words) {
+  return key_size + 8 * static_cast<std::uint32_t>(words + 1);
+}
+
 /// Drop counters (per CPU) in the drops map.
 enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_slots };
 
@@ -87,6 +99,13 @@ struct layout {
   /// any expression stored there can hold (16 for execname, a literal's length ...), so that
   /// keys hash and copy no more than they need.
   std::vector<std::vector<std::uint32_t>> key_widths;
+  /// Per aggregation, its front cache's map index (0: none) and slots per CPU (a power of two).
+  /// Keys of at most cache_key_bytes updated by count, sum, avg, min, max or stddev get one: an
+  /// array whose one value holds, for each CPU, direct-mapped entries `[key, generation, words]`.
+  /// A key is added in place in the entry its hash names when that entry holds it or is empty
+  /// (generation 0); only a collision goes to the hash map. Snapshots merge both.
+  std::vector<std::uint32_t> cache_map;
+  std::vector<std::uint32_t> cache_slots;
   std::vector<std::uint32_t> variable_key_size;  ///< per variable with a map
   std::vector<std::uint32_t> variable_value_size;
   std::int64_t walltime_offset = 0;            ///< CLOCK_REALTIME - CLOCK_MONOTONIC at load
@@ -107,8 +126,10 @@ struct scratch_plan {
 
 /// Builds the layout of a program's variables and aggregations (no maps created yet) for the
 /// probes it enabled; `scratch` gets the part every program's scratch starts with.
+/// A front cache takes its bytes a CPU out of `aggsize` (what each aggregation may hold a CPU),
+/// and only a quarter of it at most: a small aggsize keeps its exact limit on keys.
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
-                   scratch_plan& scratch);
+                   scratch_plan& scratch, std::size_t aggsize = driver_options{}.aggsize);
 
 /// Generates the BPF program for one target, allocating in its scratch; throws error for what it
 /// cannot express (with the D source span). Map references are

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "codegen.hpp"
 #include "detach.hpp"
@@ -126,12 +127,54 @@ bool uses_task_fields(const ir::program& program) {
 
 // ---- an aggregation in a per-CPU map ----------------------------------------------------------
 
+/// An aggregation's front cache (codegen.hpp's layout::cache_map) mapped into this process:
+/// snapshots read its entries and trunc() empties them in place, each CPU's entry apart.
+class front_cache {
+ public:
+  front_cache(int map, std::uint32_t cpus, std::uint32_t slots, std::uint32_t key_size, std::uint32_t entry_size)
+      : slots_(std::size_t{cpus} * slots), key_size_(key_size), entry_size_(entry_size) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    bytes_ = (slots_ * entry_size_ + page - 1) / page * page;
+    base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, map, 0);
+    if (base_ == MAP_FAILED) throw error("mapping an aggregation's front cache: " + errno_text(errno));
+  }
+  ~front_cache() { ::munmap(base_, bytes_); }
+  front_cache(const front_cache&) = delete;
+  front_cache& operator=(const front_cache&) = delete;
+
+  std::uint32_t slots_per_cpu(std::uint32_t cpus) const { return static_cast<std::uint32_t>(slots_ / cpus); }
+
+  // visit(key bytes, entry's [generation, words], entry index) for each entry holding a key
+  // (generation 0: empty). The program writes the key before the generation.
+  template <class Visit>
+  void for_each(Visit visit) const {
+    for (std::size_t i = 0; i < slots_; ++i) {
+      auto* entry = static_cast<std::uint8_t*>(base_) + i * entry_size_;
+      auto* part = reinterpret_cast<std::uint64_t*>(entry + key_size_);
+      if (__atomic_load_n(part, __ATOMIC_ACQUIRE) != 0) visit(entry, part, i);
+    }
+  }
+
+  // Empties entry i: the program's next update of any key there starts it afresh.
+  void empty(std::size_t i) {
+    auto* part = reinterpret_cast<std::uint64_t*>(static_cast<std::uint8_t*>(base_) + i * entry_size_ + key_size_);
+    __atomic_store_n(part, 0, __ATOMIC_RELEASE);
+  }
+
+ private:
+  std::size_t slots_;
+  std::uint32_t key_size_, entry_size_;
+  std::size_t bytes_ = 0;
+  void* base_ = nullptr;
+};
+
 class map_aggregation final : public agg::live_aggregation {
  public:
   map_aggregation(agg::descriptor desc, int map, std::uint32_t key_size, std::vector<std::uint32_t> widths,
-                  std::uint64_t* generation, std::uint32_t cpus, std::uint32_t stride)
+                  std::uint64_t* generation, std::uint32_t cpus, std::uint32_t stride,
+                  std::unique_ptr<front_cache> cache)
       : desc_(std::move(desc)), map_(map), key_size_(key_size), widths_(std::move(widths)),
-        generation_(generation), cpus_(cpus), stride_(stride) {}
+        generation_(generation), cpus_(cpus), stride_(stride), cache_(std::move(cache)) {}
 
   const agg::descriptor& desc() const override { return desc_; }
 
@@ -139,19 +182,35 @@ class map_aggregation final : public agg::live_aggregation {
     agg::dynamic_table t(desc_, cpus_);
     t.set_normal(normal_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
+    // A key may be in the front cache of some CPUs and in the map for others: one row for both.
+    std::unordered_map<std::string, std::size_t> rows;
+    const auto row_of = [&](const std::uint8_t* key) {
+      const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
+      if (fresh) it->second = t.add_row(decode(key));
+      return it->second;
+    };
+    const auto merge = [&](std::size_t row, std::uint32_t cpu, const std::uint64_t* part) {
+      if (part[0] != gen) return;  // never updated on this CPU, or cleared since
+      desc_.fn.merge(t.words(row).data(), part + 1);
+      desc_.fn.merge(t.shard_words(row, cpu).data(), part + 1);
+    };
     for_each_entry([&](const std::uint8_t* key, const std::uint64_t* values) {
       // A key exists once some CPU wrote it (generation 0: never; trunc() writes 0 too).
       bool written = false;
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) written |= values[cpu * (stride_ / 8)] != 0;
       if (!written) return;
-      const auto row = t.add_row(decode(key));
-      for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) {
-        const auto* part = values + cpu * (stride_ / 8);
-        if (part[0] != gen) continue;  // never updated on this CPU, or cleared since
-        desc_.fn.merge(t.words(row).data(), part + 1);
-        desc_.fn.merge(t.shard_words(row, cpu).data(), part + 1);
-      }
+      const auto row = row_of(key);
+      for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) merge(row, cpu, values + cpu * (stride_ / 8));
     });
+    if (cache_) {
+      const auto slots = cache_->slots_per_cpu(cpus_);
+      cache_->for_each([&](const std::uint8_t* key, const std::uint64_t* part, std::size_t i) {
+        // The live words, copied once each: the program may be adding to them.
+        std::vector<std::uint64_t> copy(desc_.fn.words() + 1);
+        for (std::size_t w = 0; w < copy.size(); ++w) copy[w] = __atomic_load_n(part + w, __ATOMIC_RELAXED);
+        merge(row_of(key), static_cast<std::uint32_t>(i / slots), copy.data());
+      });
+    }
     return t;
   }
 
@@ -238,6 +297,10 @@ class map_aggregation final : public agg::live_aggregation {
     for (const auto& k : doomed)
       if (desc_.keys.empty()) bpf_map_update_elem(map_, k.data(), unwritten.data(), BPF_ANY);
       else bpf_map_delete_elem(map_, k.data());
+    if (cache_)
+      cache_->for_each([&](const std::uint8_t* key, const std::uint64_t*, std::size_t i) {
+        if (!keep(decode(key))) cache_->empty(i);
+      });
   }
 
   agg::descriptor desc_;
@@ -247,6 +310,7 @@ class map_aggregation final : public agg::live_aggregation {
   std::uint64_t* generation_;
   std::uint32_t cpus_;
   std::uint32_t stride_;  // bytes from one CPU's [generation, words] to the next's in a lookup
+  std::unique_ptr<front_cache> cache_;  // null: none
   std::uint64_t normal_ = 1;
 };
 
@@ -391,7 +455,8 @@ struct driver::state {
       // per-CPU value alone when preallocated, which took 143 ms for DTrace's default aggsize.
       // Entries: aggsize per CPU, as DTrace sizes its per-CPU aggregation buffers.
       const auto slot = plan.slot_size[i];
-      const auto entries = std::max<std::size_t>(options.aggsize / (plan.key_size[i] + slot), 1);
+      const std::size_t cached = plan.cache_map[i] ? cache_bytes(i) / cpus : 0;
+      const auto entries = std::max<std::size_t>((options.aggsize - cached) / (plan.key_size[i] + slot), 1);
       if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
       else
         maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_agg", plan.key_size[i], slot * cpus,
@@ -405,6 +470,9 @@ struct driver::state {
     }
     if (plan.thread_storage_size) maps.push_back(make_thread_storage(plan.thread_storage_size));
     if (plan.zero_size) maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_zero", 4, plan.zero_size, 1));
+    for (std::size_t i = 0; i < program.aggregations.size(); ++i)
+      if (plan.cache_map[i])
+        maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_agg_cache", 4, cache_bytes(i), 1, BPF_F_MMAPABLE));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
     // The ring is a power of two pages, its size a 32-bit count: 2 GiB at most.
     constexpr std::size_t largest_ring = std::size_t{1} << 31;
@@ -426,6 +494,11 @@ struct driver::state {
     }
     for (std::size_t i = 0; i < program.aggregations.size(); ++i) *global(global_generations + 8 * static_cast<std::uint32_t>(i)) = 1;
   }
+
+  std::uint32_t cache_entry(std::size_t i) const {
+    return cache_entry_size(plan.key_size[i], program.aggregations[i].fn.words());
+  }
+  std::uint32_t cache_bytes(std::size_t i) const { return cpus * plan.cache_slots[i] * cache_entry(i); }
 
   // Each program has a per-CPU scratch map of its own, as large as its code asked for: programs
   // that interrupt one another on a CPU (a profile tick during a system call) share nothing.
@@ -680,7 +753,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.infos, st.cpus, st.scratch_prefix);
+  st.plan = plan_layout(program, st.infos, st.cpus, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
   // checker loaded it already for one naming kernel types).
@@ -701,7 +774,11 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
     st.aggregations.push_back(std::make_unique<map_aggregation>(
         program.aggregations[i], st.maps[st.plan.aggregation_map[i]].get(), st.plan.key_size[i], st.plan.key_widths[i],
         st.global(global_generations + 8 * static_cast<std::uint32_t>(i)), st.cpus,
-        program.aggregations[i].keys.empty() ? round8(st.plan.slot_size[i]) : st.plan.slot_size[i]));
+        program.aggregations[i].keys.empty() ? round8(st.plan.slot_size[i]) : st.plan.slot_size[i],
+        st.plan.cache_map[i] ? std::make_unique<front_cache>(st.maps[st.plan.cache_map[i]].get(), st.cpus,
+                                                             st.plan.cache_slots[i], st.plan.key_size[i],
+                                                             st.cache_entry(i))
+                             : nullptr));
   st.drops_reported.assign(drop_slots * st.cpus, 0);
 }
 

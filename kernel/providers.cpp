@@ -61,6 +61,23 @@ std::vector<std::string> entries(const std::string& dir, bool directories) {
   return out;
 }
 
+// The subsystems having an event of this name, from one read of available_events (lines
+// "subsystem:event"): a bare name (BEGIN, tick-1s) would otherwise cost a failed lookup in each
+// of a hundred subsystems, a system call each.
+std::vector<std::string> subsystems_with(const std::string& event) {
+  const auto path = tracefs() + "/available_events";
+  std::ifstream in(path);
+  if (!in && refused(errno)) unreadable(path, errno);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (colon != std::string::npos && line.compare(colon + 1, std::string::npos, event) == 0)
+      out.push_back(line.substr(0, colon));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // The tracepoint's id and its fields after the common ones, as arguments.
 bool read_format(const std::string& subsystem, const std::string& event, target& t) {
   const auto path = tracefs() + "/events/" + subsystem + "/" + event + "/format";
@@ -304,12 +321,13 @@ std::vector<target> match_probes(const ir::probe& p) {
   if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
   if (const auto usdt = usdt_provider(p.provider)) match_usdt_probes(p, usdt->first, usdt->second, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
+    const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
-                                                                      : entries(tracefs() + "/events", true);
+                            : one_name                               ? subsystems_with(p.name)
+                                                                     : entries(tracefs() + "/events", true);
     for (const auto& subsystem : subsystems) {
       if (subsystem == "syscalls" || subsystem == "ftrace" || !matches(p.module, subsystem)) continue;
-      const auto events = !has_glob(p.name) && !p.name.empty() ? std::vector<std::string>{p.name}
-                                                               : entries(tracefs() + "/events/" + subsystem, true);
+      const auto events = one_name ? std::vector<std::string>{p.name} : entries(tracefs() + "/events/" + subsystem, true);
       for (const auto& event : events) {
         if (!add(target::kind::tracepoint, "tracepoint", subsystem, "", event)) continue;
         if (!read_format(subsystem, event, out.back())) out.pop_back();

@@ -6,7 +6,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh
-command -v bpftrace > /dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace
+# bpftrace is for this comparison only: removed again when this script installed it.
+if ! command -v bpftrace > /dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q bpftrace
+  trap 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -q bpftrace' EXIT
+fi
 bash scripts/build.sh build
-exec build/bench/kernel_bench --benchmark_repetitions="${REPETITIONS:-15}" \
+build/bench/kernel_bench --benchmark_repetitions="${REPETITIONS:-15}" \
   --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true "$@"
