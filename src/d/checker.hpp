@@ -52,7 +52,11 @@ class checker {
   void error(std::string tag, std::string message, ast::span where);
   struct failed {};  // abandons the statement being checked; its error is already recorded
   [[noreturn]] void fail(std::string tag, std::string message, ast::span where);
-  std::uint32_t line_of(ast::span where) const { return source_.at(where.begin).line; }
+  // The line within the program (D's library, joined before it, not counted).
+  std::uint32_t line_of(ast::span where) const {
+    const auto line = source_.at(where.begin).line;
+    return where.begin < options_.library_end ? line : line - source_.at(options_.library_end).line + 1;
+  }
 
   static std::string aggregation_name(const std::string& name) { return name.empty() ? "_" : name; }
 
