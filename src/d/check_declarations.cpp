@@ -131,12 +131,14 @@ std::optional<type> checker::translator_type(const std::string& name, bool outpu
 // A translator from the program is checked here, so that its errors are reported at it; one from
 // D's library where it is first used (its input type is the kernel's, its members read BTF).
 void checker::declare_translator(const ast::translator& t) {
+  // DTrace reports the translator's own errors where its declaration ends.
+  const ast::span end{t.where.end - 1, t.where.end};
   try {
-    const auto output = translator_type(t.output, true, t.where);
+    const auto output = translator_type(t.output, true, end);
     for (const auto& earlier : translators_)
       if (earlier.output == *output && clean_name(earlier.decl.input) == clean_name(t.input))
         fail("D_XLATE_REDECL", "translator from " + clean_name(t.input) + " to " + output->name +
-                                   " has already been declared", t.where);
+                                   " has already been declared", end);
     for (const auto& m : t.members)
       if (!types_.member(output->id, m.name))
         fail("D_XLATE_MEMB", "translator member " + m.name + " is not a member of " + output->name, m.where);
@@ -144,7 +146,7 @@ void checker::declare_translator(const ast::translator& t) {
       translators_.push_back({std::nullopt, *output, t});
       return;
     }
-    const auto input = translator_type(t.input, false, t.where);
+    const auto input = translator_type(t.input, false, end);
     // The input a value of its type (a struct by value: its address, as D passes one).
     expr parameter;
     parameter.kind = kind_t::constant;
