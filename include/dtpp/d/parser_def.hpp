@@ -811,8 +811,13 @@ parse_result parse(const source_file& source) {
               x3::with<parser::recursion_tag>(std::ref(depth))[rule]]];
       try {
         if (!x3::phrase_parse(dit, text.cend(), item_parser, parser::skipper, item)) return attempt::no;
-        item.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(dit - text.cbegin())};
         at = static_cast<std::size_t>(dit - text.cbegin());
+        // A type or translator ends at its ';', before the blanks phrase_parse skipped after it
+        // (its errors are reported on that line, as DTrace's); a variable's span keeps them.
+        auto end = at;
+        if constexpr (!std::is_same_v<decltype(item), ast::declaration>)
+          while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+        item.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end)};
         result.program.items.emplace_back(std::move(item));
         return attempt::parsed;
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
