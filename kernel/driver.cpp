@@ -376,8 +376,10 @@ struct driver::state {
         if (::fnmatch(p.name.empty() ? "*" : p.name.c_str(), "ERROR", 0) == 0 &&
             (p.provider.empty() || ::fnmatch(p.provider.c_str(), "dtrace", 0) == 0))
           throw error("dtrace:::ERROR is not supported by the kernel engine yet", p.where);
-        if (matched.empty())
+        if (matched.empty()) {
+          if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
+        }
         for (auto& t : matched) {
           const auto name = t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name;
           auto it = by_name.find(name);
@@ -741,6 +743,7 @@ std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t 
   } else {
     add({"syscall", "", "", "", {}});
     add({"tracepoint", "", "", "", {}});
+    for (const char* provider : {"sched", "proc", "io"}) add({provider, "", "", "", {}});
   }
   return out;
 }

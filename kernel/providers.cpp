@@ -226,6 +226,55 @@ void match_usdt_probes(const ir::probe& p, const std::string& name, std::int64_t
   }
 }
 
+// DTrace's stable probes that a tracepoint serves: provider:vmlinux::name on subsystem/event.
+// The probe fires where the tracepoint does: sched:::off-cpu in the thread leaving the CPU,
+// proc:::exec-success in the process that exec'd, proc:::create in the parent.
+struct stable_probe {
+  const char* provider;
+  const char* name;
+  const char* subsystem;
+  const char* event;
+};
+constexpr stable_probe stable_probes[] = {
+    {"sched", "off-cpu", "sched", "sched_switch"},
+    {"sched", "wakeup", "sched", "sched_wakeup"},
+    {"sched", "change-pri", "sched", "sched_pi_setprio"},
+    {"proc", "create", "sched", "sched_process_fork"},
+    {"proc", "exec-success", "sched", "sched_process_exec"},
+    {"proc", "lwp-exit", "sched", "sched_process_exit"},
+    {"proc", "signal-send", "signal", "signal_generate"},
+    {"proc", "signal-handle", "signal", "signal_deliver"},
+    {"io", "start", "block", "block_rq_issue"},
+    {"io", "done", "block", "block_rq_complete"},
+};
+
+// DTrace's stable probes that only a kprobe or an fentry program could serve (no tracepoint
+// fires where they do), and where they fire.
+struct kprobe_probe {
+  const char* provider;
+  const char* name;
+  const char* where;
+};
+constexpr kprobe_probe kprobe_probes[] = {
+    {"sched", "on-cpu", "in the thread coming onto the CPU, after the switch (finish_task_switch)"},
+    {"sched", "remain-cpu", "in __schedule when no other thread is chosen"},
+    {"sched", "enqueue", "in enqueue_task"},
+    {"sched", "dequeue", "in dequeue_task"},
+    {"sched", "sleep", "where a thread blocks (__schedule with a sleeping state)"},
+    {"sched", "preempt", "in preempt_schedule"},
+    {"sched", "surrender", "in resched_curr"},
+    {"sched", "tick", "in scheduler_tick"},
+    {"proc", "exec", "as exec starts (bprm_execve)"},
+    {"proc", "exec-failure", "as a failed exec returns (bprm_execve)"},
+    {"proc", "exit", "when a process's last thread exits (taskstats_exit)"},
+    {"proc", "signal-clear", "in dequeue_signal"},
+    {"proc", "lwp-create", "in copy_process, for a thread"},
+    {"proc", "lwp-start", "in the new thread (schedule_tail)"},
+    {"proc", "start", "in the new process (schedule_tail)"},
+    {"io", "wait-start", "as a thread waits for a buffer (wait_on_buffer)"},
+    {"io", "wait-done", "as that wait ends"},
+};
+
 }  // namespace
 
 // Calls newer than Debian 12's headers. From 424 on, every architecture numbers new calls alike
@@ -261,6 +310,17 @@ target raw_syscalls(target::kind kind) {
   if (entry)
     for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false});
   return t;
+}
+
+std::optional<std::string> unavailable_reason(const ir::probe& p) {
+  const std::string no_kprobes = "this kernel has no kprobes and refuses fentry programs";
+  if (p.provider == "fbt")
+    return "fbt probes need a kprobe or an fentry program at each function, and " + no_kprobes;
+  for (const auto& k : kprobe_probes)
+    if (p.provider == k.provider && p.name == k.name && !has_glob(p.module) && !has_glob(p.function))
+      return "probe " + std::string(k.provider) + ":::" + k.name + " needs a kprobe or an fentry program (it fires " +
+             k.where + "), and " + no_kprobes;
+  return std::nullopt;
 }
 
 const std::string& tracefs() {
@@ -318,6 +378,12 @@ std::vector<target> match_probes(const ir::probe& p) {
       }
     }
   }
+  for (const auto& s : stable_probes) {
+    if (!add(target::kind::tracepoint, s.provider, "vmlinux", "", s.name)) continue;
+    // DTrace's arguments for these (a psinfo_t * ...) are not the tracepoint's fields.
+    if (!read_format(s.subsystem, s.event, out.back())) out.pop_back();
+    else out.back().args.clear();
+  }
   if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
   if (const auto usdt = usdt_provider(p.provider)) match_usdt_probes(p, usdt->first, usdt->second, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
@@ -344,8 +410,9 @@ bool names_kernel_provider(const ir::probe& d) {
       matches(d.module, "") && matches(d.function, ""))
     return true;
   if (d.provider.empty()) return false;
-  return matches(d.provider, "syscall") || matches(d.provider, "tracepoint") || pid_provider(d.provider) ||
-         usdt_provider(d.provider);
+  for (const char* provider : {"syscall", "tracepoint", "sched", "proc", "io", "fbt"})
+    if (matches(d.provider, provider)) return true;
+  return pid_provider(d.provider) || usdt_provider(d.provider);
 }
 
 }  // namespace dtpp::kernel

@@ -24,6 +24,10 @@ void check_events_readable();
 /// layout read from tracefs; `info.clauses` is left empty.
 std::vector<target> match_probes(const ir::probe& description);
 
+/// Why the kernel cannot serve a probe description (fbt, or a stable probe such as
+/// sched:::on-cpu that needs a kprobe or an fentry program); nothing when no reason is known.
+std::optional<std::string> unavailable_reason(const ir::probe& description);
+
 /// A system call's number, by the name its syscalls tracepoints use; nothing when the C library
 /// this was built against does not know the call (a kernel newer than its headers).
 std::optional<std::uint32_t> syscall_number(const std::string& name);

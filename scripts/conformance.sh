@@ -7,7 +7,7 @@
 # DTU_DIR is a dtrace-utils checkout (or its test/unittest directory); AREA names a directory
 # under test/unittest (aggs, printf, actions/printf ...). One line per test, then totals.
 # Tests whose programs use probes other than BEGIN, END, ERROR, tick-N and profile-N are
-# skipped as SKIP(probe); with -k those using syscall or tracepoint probes run too (they need
+# skipped as SKIP(probe); with -k those using syscall, tracepoint, sched, proc or io probes run too (they need
 # root) and are counted apart.
 
 shopt -s nullglob extglob
@@ -19,7 +19,7 @@ usage: scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR A
   -d DTPP     the dtpp binary (default build/tools/dtpp)
   -o RESULTS  where to keep outputs and diffs (default build/conformance)
   -t SECONDS  per-test timeout, raised by a test's @@timeout (default 10)
-  -k          also run tests using syscall/tracepoint probes (kernel engine, needs root)
+  -k          also run tests using syscall/tracepoint/sched/proc/io probes (kernel engine, needs root)
   DTU_DIR     a dtrace-utils checkout (branch devel), or its test/unittest directory
   AREA        a directory under test/unittest: aggs, printf, actions/printf, ...
 EOF
@@ -137,8 +137,8 @@ get_option() {
 }
 
 # --- Which probes a test uses ---------------------------------------------------------------
-# Prints "core" (only BEGIN, END, ERROR, tick-N, profile-N), "kernel LIST" (also syscall or
-# tracepoint probes) or "other LIST". For a .d file the clause headings are read (comments,
+# Prints "core" (only BEGIN, END, ERROR, tick-N, profile-N), "kernel LIST" (also syscall,
+# tracepoint, sched, proc or io probes) or "other LIST". For a .d file the clause headings are read (comments,
 # strings and preprocessor lines dropped, brace depth followed); for a shell script every
 # probe-description-looking word counts.
 classify_probes() {
@@ -152,7 +152,7 @@ classify_probes() {
         rest = (n == 4) ? f[2] f[3] : (n == 3) ? f[1] f[2] : (n == 2) ? f[1] : ""
         if (rest == "" && (prov == "" || prov == "dtrace") && name ~ /^(BEGIN|END|ERROR)$/) { core = 1; return }
         if (rest == "" && (prov == "" || prov == "profile") && name ~ /^(tick|profile)-/) { core = 1; return }
-        if (prov ~ /^(syscall|tracepoint)$/) { kern[prov] = 1; return }
+        if (prov ~ /^(syscall|tracepoint|sched|proc|io)$/) { kern[prov] = 1; return }
         sub(/[\\$0-9*].*$/, "", prov)
         other[prov != "" ? prov : d] = 1
     }
@@ -556,7 +556,7 @@ totals() {
 }
 {
     totals core "Tests using only BEGIN, END, ERROR, tick-N and profile-N probes:"
-    totals kernel "Tests using syscall or tracepoint probes:"
+    totals kernel "Tests using syscall, tracepoint, sched, proc or io probes:"
     totals other "Tests using other probes (not run):"
     echo
     echo "Outputs and diffs: $results/tests"

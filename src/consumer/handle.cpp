@@ -12,6 +12,7 @@
 #include "dtpp/consumer/metric_families.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/joined.hpp"
+#include "dtpp/d/library.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/inproc/engine.hpp"
 
@@ -79,24 +80,34 @@ program handle::compile(const d::source_file& source, std::string zero,
   if (!parsed.errors.empty())
     refuse(std::move(parsed.errors), [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
 
-  // With programs compiled before, all are checked as one text (d::joined_text).
+  // D's library files, then the programs compiled before, then this one: all are checked as
+  // one text (d::joined_text).
+  std::vector<std::string> library_dirs{options_.text("syslibdir").value_or(d::default_library_dir())};
+  if (const auto dir = options_.text("libdir")) library_dirs.push_back(*dir);
+  const auto library = d::library_files(library_dirs);
   d::joined_text joined;
+  for (const auto& l : library) joined.add(l.text());
   for (const auto& c : compiled_) joined.add(c.text());
   joined.add(source.text());
+  options.library_end = library.empty() ? 0 : joined.start(library.size());
   const d::source_file all(source.name(), joined.text());
-  auto result = compiled_.empty() ? d::check(parsed.program, source, options)
-                                  : d::check(d::parse(all).program, all, options);
+  auto result = joined.programs() == 1 ? d::check(parsed.program, source, options)
+                                       : d::check(d::parse(all).program, all, options);
+  const auto source_of = [&](std::size_t i) -> const d::source_file& {
+    if (i < library.size()) return library[i];
+    return i - library.size() < compiled_.size() ? compiled_[i - library.size()] : source;
+  };
   if (!result.errors.empty())
     refuse(std::move(result.errors), [&](d::span where) {
       const auto [i, within] = joined.locate(where);
-      return std::pair{std::cref(i < compiled_.size() ? compiled_[i] : source), within};
+      return std::pair{std::cref(source_of(i)), within};
     });
   compiled_.push_back(source);
   for (const auto& o : result.program.options)
     setopt(o.name, o.value.empty() ? std::nullopt : std::optional<std::string_view>(o.value));
   // Clauses come in program order: this program's are those in its own text.
   const auto own = std::find_if(result.program.clauses.begin(), result.program.clauses.end(),
-                                [&](const ir::clause& c) { return c.where.begin >= joined.start(compiled_.size() - 1); });
+                                [&](const ir::clause& c) { return c.where.begin >= joined.start(library.size() + compiled_.size() - 1); });
   const auto first = static_cast<std::uint32_t>(own - result.program.clauses.begin());
   return {std::move(result.program), source.name(), first};
 }

@@ -19,7 +19,13 @@ compile_result checker::run(const ast::program& program) {
   for (const auto& item : program.items) {
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
     else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);
+    else if (const auto* t = std::get_if<ast::type_declaration>(&item)) declare_type(*t);
+    else if (const auto* x = std::get_if<ast::translator>(&item)) declare_translator(*x);
     else clause(std::get<ast::clause>(item));
+    // What follows a broken type or translator would only report errors it caused, where DTrace
+    // reports that one.
+    const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);
+    if (declares && !result_.errors.empty()) return std::move(result_);
   }
   if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
     error("D_EMPTY", "empty D program translation unit",

@@ -170,6 +170,20 @@ expr checker::character_literal(const ast::node_ptr& n) {
 }
 
 expr checker::identifier(const std::string& name, ast::span where) {
+  for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it)
+    if (it->first == name) {
+      auto e = it->second;
+      e.where = where;
+      return e;
+    }
+  if (const auto it = enumerators_.find(name); it != enumerators_.end()) {
+    expr e;
+    e.kind = kind_t::constant;
+    e.t = it->second.first;
+    e.value = it->second.second;
+    e.where = where;
+    return e;
+  }
   if (const auto it = inlines_.find(name); it != inlines_.end()) {
     const auto& [t, node] = it->second;
     auto e = t.is_string() ? value(node) : cast_to(value(node), t);
@@ -317,10 +331,15 @@ expr checker::object(const ast::node_ptr& n) {
       return sized(t->is_string() ? options_.strsize : t->size, n->where);
     }
     case ast::node_kind::sizeof_expr: {
+      // sizeof(name) of a typedef's name: the grammar cannot tell it from a variable's.
+      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && types_.declares(k->text))
+        return sized(types_.find(k->text)->size, n->where);
       const auto v = object(n->kids[0]);
       return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);
+    case ast::node_kind::xlate:
+      fail("D_UNKNOWN", "a translated " + n->text + " is supported before -> or . only: whole translated structs are not supported yet", n->where);
   }
   fail("D_UNKNOWN", "internal error: unknown expression", n->where);
 }

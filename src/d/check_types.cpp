@@ -82,10 +82,10 @@ type pointer_to(const type& t) {
 // of the type table's (a struct or union with one '*': a pointer to it).
 std::optional<type> checker::find_type(const std::string& name) {
   const auto [base, stars] = split_stars(name);
-  if (!names_struct_or_union(base))
+  if (!names_struct_or_union(base) && !types_.declares(base))
     if (auto t = named_type(name, options_.strsize)) return t;
-  if (!options_.types || stars > 1) return std::nullopt;
-  auto t = options_.types->find(base);
+  if (stars > 1) return std::nullopt;
+  auto t = types_.find(base);
   if (!t || stars == 0) return t;
   if (!t->is_object() || t->id == 0) return std::nullopt;  // pointers to a typedef's integers: not yet
   return pointer_to(*t);
@@ -118,7 +118,12 @@ void checker::declare(const ast::declaration& d) {
       error("D_DECL_IDRED", "identifier redefined: " + d.name, d.where);
       return;
     }
-    // Checked here once, so that an error in it is reported at the declaration.
+    // Checked here once, so that an error in it is reported at the declaration; an xlate's
+    // members are checked where they are used (`curpsinfo->pr_pid`).
+    if (xlate_of(d.value) || in_library(d.where)) {
+      inlines_.emplace(d.name, std::make_pair(*t, d.value));
+      return;
+    }
     try {
       const auto v = value(d.value);
       if (v.t.is_string() != t->is_string() || v.t.is_void())
@@ -127,6 +132,10 @@ void checker::declare(const ast::declaration& d) {
       return;
     }
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
+    return;
+  }
+  if (t->is_object()) {
+    error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }
   std::vector<type> keys;
@@ -193,7 +202,7 @@ expr checker::cast(const ast::node_ptr& n) {
 ir::type_table& checker::kernel_types(const std::string& what, ast::span where) {
   if (!options_.types)
     fail("D_TYPE_ERR", what + " needs the kernel's types (BTF), which only the kernel engine has", where);
-  return *options_.types;
+  return types_;
 }
 
 // curthread: the current thread's struct task_struct, as bpf_get_current_task() gives it.
@@ -212,13 +221,14 @@ expr checker::curthread(ast::span where) {
 // p->m and s.m on the kernel's structs and unions, with DTrace's errors (D_OP_PTR, D_OP_SOU,
 // D_TYPE_MEMBER). A member within a member is one offset from the same address.
 expr checker::object_member(const ast::node_ptr& n) {
+  if (const auto* x = xlate_of(n->kids[0])) return translated_member(n, *x);
   auto base = object(n->kids[0]);
   const bool arrow = n->text == "->";
   if (arrow && !base.t.is_pointer())
     fail("D_OP_PTR", "operator -> must be applied to a pointer", n->where);
   type record = base.t;
   if (arrow) {
-    const auto pointee = kernel_types("operator ->", n->where).resolve(base.t.pointee);
+    const auto pointee = types_.resolve(base.t.pointee);
     if (!pointee) fail("D_TYPE_ERR", "failed to resolve the type " + base.t.name + " points to", n->where);
     record = *pointee;
     if (record.kind != type::category::record)
@@ -231,7 +241,7 @@ expr checker::object_member(const ast::node_ptr& n) {
   if (record.size == 0)
     fail("D_OP_INCOMPLETE", "operator " + n->text + " cannot be applied to a forward declaration: no " + record.name +
                                 " definition is available", n->where);
-  const auto m = kernel_types("operator " + n->text, n->where).member(record.id, n->name);
+  const auto m = types_.member(record.id, n->name);
   if (!m) fail("D_TYPE_MEMBER", n->name + " is not a member of " + record.name, n->where);
   if (m->bit_size != 0 && (!m->t.is_integer() || m->bit_size > 56))
     fail("D_UNKNOWN", "bit-field member " + n->name + " of " + std::to_string(m->bit_size) + " bits is not supported yet",
@@ -278,7 +288,7 @@ expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, con
 expr checker::dereference(const ast::node_ptr& n) {
   auto p = value(n->kids[0]);
   if (!p.t.is_pointer()) fail("D_DEREF_NONPTR", "cannot dereference non-pointer type", n->where);
-  const auto t = kernel_types("operator *", n->where).resolve(p.t.pointee);
+  const auto t = types_.resolve(p.t.pointee);
   if (!t || t->is_void()) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
   expr e;
   e.kind = kind_t::memory;
@@ -289,10 +299,10 @@ expr checker::dereference(const ast::node_ptr& n) {
 }
 
 // Whether `t` is a char array or a char pointer of the type table's: what D reads as a string.
-bool checker::holds_chars(const type& t, ast::span where) {
+bool checker::holds_chars(const type& t, ast::span) {
   const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
-  if (t.kind == type::category::array) return is_char(kernel_types("a char array", where).element(t.id));
-  return t.is_pointer() && is_char(kernel_types("a char pointer", where).resolve(t.pointee));
+  if (t.kind == type::category::array) return is_char(types_.element(t.id));
+  return t.is_pointer() && is_char(types_.resolve(t.pointee));
 }
 
 // The string in kernel memory at a char array or char pointer.

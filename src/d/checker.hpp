@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dtpp/agg/functions.hpp"
+#include "declared_types.hpp"
 #include "dtpp/d/check.hpp"
 
 namespace dtpp::d::detail {
@@ -39,7 +40,7 @@ type promote(const type& a, const type& b);
 class checker {
  public:
   checker(const source_file& source, const compile_options& options)
-      : source_(source), options_(options) {
+      : source_(source), options_(options), types_(options.types) {
     referenced_.assign(options.arguments.size(), false);
   }
 
@@ -51,7 +52,11 @@ class checker {
   void error(std::string tag, std::string message, ast::span where);
   struct failed {};  // abandons the statement being checked; its error is already recorded
   [[noreturn]] void fail(std::string tag, std::string message, ast::span where);
-  std::uint32_t line_of(ast::span where) const { return source_.at(where.begin).line; }
+  // The line within the program (D's library, joined before it, not counted).
+  std::uint32_t line_of(ast::span where) const {
+    const auto line = source_.at(where.begin).line;
+    return where.begin < options_.library_end ? line : line - source_.at(options_.library_end).line + 1;
+  }
 
   static std::string aggregation_name(const std::string& name) { return name.empty() ? "_" : name; }
 
@@ -70,6 +75,17 @@ class checker {
   void declare(const ast::declaration& d);
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);
+
+  // ---- types and translators declared in D (check_declarations.cpp) ---------------------------
+
+  void declare_type(const ast::type_declaration& d);
+  void declare_struct(const ast::type_declaration& d);
+  void declare_enum(const ast::type_declaration& d);
+  void declare_translator(const ast::translator& t);
+  std::optional<type> translator_type(const std::string& name, bool output, ast::span where);
+  expr translator_member(const ast::translator& t, const ast::declared_member& m, expr input);
+  const ast::node* xlate_of(const ast::node_ptr& n) const;
+  expr translated_member(const ast::node_ptr& n, const ast::node& x);
 
   // ---- kernel types: structs, unions and pointers from options_.types (check_types.cpp) -------
 
@@ -203,6 +219,17 @@ class checker {
   std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
+  declared_types types_;  // the program's structs, unions, enums and typedefs, then the kernel's
+  std::map<std::string, std::pair<type, std::int64_t>> enumerators_;  // name -> enum type, value
+  struct translator_decl {
+    std::optional<type> input;  // a library translator's: resolved when first used
+    type output;                // a struct or union
+    ast::translator decl;
+  };
+  bool in_library(ast::span where) const { return where.begin < options_.library_end; }
+  std::vector<translator_decl> translators_;
+  // Translator parameters being checked, innermost last: name -> the input's value.
+  std::vector<std::pair<std::string, expr>> parameters_;
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;
 };

@@ -26,6 +26,7 @@
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/joined.hpp"
+#include "dtpp/d/library.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/print/flamegraph.hpp"
@@ -107,12 +108,18 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
 
 /// The -s and -n programs of a run, checked as one text (d::joined_text).
 struct loaded_programs {
+  std::vector<d::source_file> library;  ///< D's library files, joined before the programs
   std::vector<loaded_program> programs;
   d::joined_text joined;    ///< their texts, as checked
   bool errtags = false;     ///< -xerrtags, or a program's pragma
   bool errsource = true;    ///< -xerrsource (or the default), then the programs' pragmas
 
-  std::pair<std::size_t, d::span> locate(d::span where) const { return joined.locate(where); }
+  /// The program a place in the joined text is in (an index into programs), and the place
+  /// within it. D's library has no clauses, and errors there are report()'s.
+  std::pair<std::size_t, d::span> locate(d::span where) const {
+    const auto [i, within] = joined.locate(where);
+    return {i < library.size() ? 0 : i - library.size(), within};
+  }
 };
 
 /// How a program's diagnostics look, as the options and the pragmas read so far leave them.
@@ -129,9 +136,14 @@ void report(const d::diagnostic& error, const loaded_program& loaded, const d::r
 
 /// The same for a place in the joined text of a run's programs.
 void report(const settings& s, d::diagnostic error, const loaded_programs& loaded) {
-  const auto [i, where] = loaded.locate(error.where);
+  const auto [i, where] = loaded.joined.locate(error.where);
   error.where = where;
-  report(error, loaded.programs[i], render_options(s, loaded, s.programs[i]));
+  if (i < loaded.library.size()) {  // in a library translator or inline a program used
+    std::fputs(d::render(error, loaded.library[i], {s.name, loaded.errtags, true, loaded.errsource}).c_str(), stderr);
+    return;
+  }
+  const auto p = i - loaded.library.size();
+  report(error, loaded.programs[p], render_options(s, loaded, s.programs[p]));
 }
 
 /// The program's last `#pragma D option NAME`; null when it has none.
@@ -166,6 +178,14 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   bool parsed_all = true;
   std::optional<d::parse_result> parsed;
   loaded.errsource = s.errsource;
+  // D's library: syslibdir (dtpp's own unless set), then each -L and -xlibdir.
+  std::vector<std::string> library_dirs{d::default_library_dir()};
+  for (const auto& o : s.options) {
+    if (o.name == "syslibdir") library_dirs.front() = o.value;
+    if (o.name == "libdir") library_dirs.push_back(o.value);
+  }
+  loaded.library = d::library_files(library_dirs);
+  for (const auto& l : loaded.library) loaded.joined.add(l.text());
   for (const auto& spec : s.programs) {
     auto program = load(s, spec);
     if (!program) {
@@ -192,9 +212,11 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
   const auto& first = s.programs.front();
   options.arguments = {first.script ? first.text : s.argv0};
   options.arguments.insert(options.arguments.end(), s.operands.begin(), s.operands.end());
-  // One program was parsed already; several are parsed again as one text.
+  // One program was parsed already; several, or one after D's library, are parsed again as one
+  // text.
+  options.library_end = loaded.library.empty() ? 0 : loaded.joined.start(loaded.library.size());
   const d::source_file all("", loaded.joined.text());
-  if (loaded.programs.size() > 1) parsed = d::parse(all);
+  if (loaded.joined.programs() > 1) parsed = d::parse(all);
   auto result = parsed->errors.empty() ? d::check(parsed->program, all, options)
                                        : d::compile_result{{}, std::move(parsed->errors)};
   for (const auto& error : result.errors) report(s, error, loaded);

@@ -32,6 +32,7 @@ enum class node_kind : std::uint8_t {
   sizeof_type,  ///< text: the type name
   sizeof_expr,  ///< kids: operand
   stringof,     ///< kids: operand
+  xlate,        ///< text: the output type ("struct out", "psinfo_t *"); kids: operand
 };
 
 struct node;
@@ -84,8 +85,39 @@ struct declaration {
   span where;
 };
 
+/// A member of a struct or union declared in D (`type name;`, `char name[16];`), an enumerator
+/// (`NAME = value`) or a translator's member (`name = expression;`).
+struct declared_member {
+  std::string type;   ///< a struct or union member's type; empty otherwise
+  std::string name;
+  std::string count;  ///< an array member's element count as written; empty for others
+  node_ptr value;     ///< an enumerator's value (may be null) or a translator member's expression
+  span where;
+};
+
+/// `struct s { ... };`, `union u { ... };`, `enum e { ... };` or `typedef type name;`. A struct,
+/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`).
+struct type_declaration {
+  std::string keyword;  ///< "struct", "union", "enum" or "typedef"
+  std::string name;     ///< the tag ("" for an anonymous enum) or the typedef's new name
+  std::string type;     ///< a typedef's type
+  std::vector<declared_member> members;
+  std::string variable_stars;  ///< "*" for `struct s { ... } *p;`
+  std::string variable;        ///< the variable declared with the type, if any
+  span where;
+};
+
+/// `translator output < input parameter > { member = expression; ... };`
+struct translator {
+  std::string output;
+  std::string input;
+  std::string parameter;
+  std::vector<declared_member> members;
+  span where;
+};
+
 struct program {
-  std::vector<std::variant<pragma, clause, declaration>> items;
+  std::vector<std::variant<pragma, clause, declaration, type_declaration, translator>> items;
 };
 
 }  // namespace dtpp::d::ast

@@ -31,6 +31,10 @@ struct compile_options {
   /// BTF, kernel::kernel_types()); null: only D's own types. Not owned; asked only when a
   /// program names such a type.
   ir::type_table* types = nullptr;
+  /// The program's text before this offset is D's library (d::library_files(), joined before
+  /// the program): its translators and inlines are checked where a program uses them, so that
+  /// one that uses none costs nothing (no BTF read) and runs on any engine.
+  std::uint32_t library_end = 0;
 };
 
 /// Takes the stackframes, ustackframes and maxframes options (others are left alone).

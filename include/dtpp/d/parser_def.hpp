@@ -192,9 +192,18 @@ const type_words_type type_words;
 // A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *",
 // "struct task_struct *".
 const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
-    x3::raw[(x3::lexeme[(x3::lit("struct") | "union") >> word_end] >> identifier_text |
+    x3::raw[(x3::lexeme[(x3::lit("struct") | "union" | "enum") >> word_end] >> identifier_text |
              x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end])) >>
             *x3::lit('*')];
+
+// A type name where nothing else may stand (declarations, translators, xlate): also a typedef's
+// name, which casts and sizeof cannot tell from an expression in brackets.
+const auto declared_type_name = x3::rule<class declared_type_name, std::string>{"type name"} =
+    x3::raw[type_name | (identifier_text >> *x3::lit('*'))];
+
+// `name *`: a pointer to a typedef's type, which a cast may name.
+const auto typedef_pointer_name = x3::rule<class typedef_pointer_name, std::string>{"type name"} =
+    x3::raw[identifier_text >> +x3::lit('*')];
 
 // raw[] stands outermost (or alone in a rule): inside a sequence X3 would try to move its
 // range into the string's characters one by one.
@@ -292,6 +301,10 @@ const auto sizeof_expr_action = [](auto& ctx) {
 const auto stringof_action = [](auto& ctx) {
   fill(ctx, node_kind::stringof, "", {x3::_attr(ctx)});
 };
+const auto xlate_action = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  fill(ctx, node_kind::xlate, boost::fusion::at_c<0>(attr), {boost::fusion::at_c<1>(attr)});
+};
 
 const auto primary_def = x3::eps[open_node] >> (
     integer_text[leaf<node_kind::integer>{}] |
@@ -302,6 +315,7 @@ const auto primary_def = x3::eps[open_node] >> (
     (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
+    (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
     identifier_text[leaf<node_kind::identifier>{}] |
     ('(' > expression > ')')[pass_through]);
 
@@ -348,7 +362,9 @@ const auto cast_action = [](auto& ctx) { fill(ctx, node_kind::cast, x3::_attr(ct
 const auto prefix_item_def = x3::eps[open_node] >> (
     x3::raw[x3::lit("++") | "--" | (x3::lit('-') >> !x3::lit('>')) | '+' | '!' | '~' | '*' |
             '&'][prefix_op_action] |
-    ('(' >> type_name >> ')')[cast_action]);
+    ('(' >> type_name >> ')')[cast_action] |
+    // (name *): a pointer to a typedef's type (`(name)` alone would be an expression in brackets).
+    ('(' >> typedef_pointer_name >> ')')[cast_action]);
 
 // Prefix operators apply right to left: -!x is -(!x). Iterating keeps the C++ stack flat, but
 // sizeof and stringof recurse (and brackets, through expression): every path by which the
@@ -485,13 +501,70 @@ const auto declaration_def = x3::omit[
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).is_inline = true; })] >>
     -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
-    type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
     -('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') >
       ']') >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); })]) >>
     ';'];
 BOOST_SPIRIT_DEFINE(declaration)
+
+// The parts of type declarations and translators, each a declared_member.
+const auto member_name = [](auto& ctx) {
+  auto& m = x3::_val(ctx);
+  m.name = x3::_attr(ctx);
+  const auto end = end_of(ctx);
+  m.where = {static_cast<std::uint32_t>(end - m.name.size()), end};
+};
+const auto member_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
+const auto push_member = [](auto& ctx) { x3::_val(ctx).members.push_back(x3::_attr(ctx)); };
+
+// `type name;` or `type name[count];` in a struct or union.
+x3::rule<class struct_member, ast::declared_member> const struct_member = "member";
+const auto struct_member_def = x3::omit[
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
+    identifier_text[member_name] >>
+    -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).count = x3::_attr(ctx); })] > ']') > ';'];
+
+// `NAME` or `NAME = value` in an enum.
+x3::rule<class enumerator, ast::declared_member> const enumerator = "enumerator";
+const auto enumerator_def = x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value])];
+
+// `member = expression;` in a translator.
+x3::rule<class translator_member, ast::declared_member> const translator_member = "translator member";
+const auto translator_member_def = x3::omit[identifier_text[member_name] > '=' > expression[member_value] > ';'];
+
+// `struct s { members };`, `union u { ... };`, `enum [e] { A, B = 2 };` (each optionally declaring
+// a variable of the type before the ';'), or `typedef type name;`.
+x3::rule<class type_declaration, ast::type_declaration> const type_declaration = "type declaration";
+const auto keyword_of = [](auto& ctx) {
+  const auto& range = x3::_attr(ctx);
+  x3::_val(ctx).keyword.assign(range.begin(), range.end());
+};
+const auto tag_of = [](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); };
+const auto declared_variable =
+    -(x3::raw[*x3::lit('*')][([](auto& ctx) {
+        const auto& range = x3::_attr(ctx);
+        x3::_val(ctx).variable_stars = std::string(static_cast<std::size_t>(std::count(range.begin(), range.end(), '*')), '*');
+      })] >>
+      identifier_text[([](auto& ctx) { x3::_val(ctx).variable = x3::_attr(ctx); })]) > ';';
+const auto type_declaration_def = x3::omit[
+    (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> identifier_text[tag_of] >>
+     '{' > *struct_member[push_member] > '}' > declared_variable) |
+    (x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> -identifier_text[tag_of] >>
+     '{' > (enumerator[push_member] % ',') > -x3::lit(',') > '}' > declared_variable) |
+    (x3::raw[x3::lexeme[x3::lit("typedef") >> word_end]][keyword_of] >
+     declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] > identifier_text[tag_of] > ';')];
+
+// `translator output < input parameter > { member = expression; ... };`
+x3::rule<class translator, ast::translator> const translator = "translator";
+const auto translator_def = x3::omit[
+    x3::lexeme[x3::lit("translator") >> word_end] >
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).output = x3::_attr(ctx); })] > '<' >
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).input = x3::_attr(ctx); })] >
+    identifier_text[([](auto& ctx) { x3::_val(ctx).parameter = x3::_attr(ctx); })] > '>' > '{' >
+    *translator_member[push_member] > '}' > ';'];
+BOOST_SPIRIT_DEFINE(struct_member, enumerator, translator_member, type_declaration, translator)
 
 const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
                      x3::lexeme["//" >> *(x3::char_ - x3::eol)];
@@ -528,11 +601,7 @@ inline std::string token_at(const std::string& text, std::size_t at) {
 // D's constructs the grammar does not take yet, by the token where parsing stops at one: said so
 // rather than called a syntax error.
 inline const char* not_supported_yet(const std::string& token) {
-  if (token == "struct" || token == "union" || token == "enum")
-    return "struct, union and enum declarations are not supported yet";
-  if (token == "typedef") return "typedef is not supported yet";
   if (token == "offsetof") return "offsetof is not supported yet";
-  if (token == "xlate" || token == "translator") return "translators are not supported yet";
   if (token == "`") return "kernel symbols (`name) are not supported yet";
   return nullptr;
 }
@@ -732,31 +801,39 @@ parse_result parse(const source_file& source) {
                                {deep.at, deep.at + 1}});
     };
     std::uint32_t depth = 0;  // the grammar's recursion (parser::bounded)
-    {
-      // A declaration, when the text is one; a clause otherwise.
-      ast::declaration d;
+    // A type declaration, a translator or a declaration, when the text is one; a clause otherwise.
+    // A broken one is reported and skipped through its end.
+    enum class attempt { no, parsed, broken };
+    const auto try_parse = [&](const auto& rule, auto item) {
       auto dit = it;
-      const auto declaration_parser = x3::with<parser::text_tag>(std::cref(text))[
+      const auto item_parser = x3::with<parser::text_tag>(std::cref(text))[
           x3::with<parser::errors_tag>(std::ref(result.errors))[
-              x3::with<parser::recursion_tag>(std::ref(depth))[parser::declaration]]];
+              x3::with<parser::recursion_tag>(std::ref(depth))[rule]]];
       try {
-        if (x3::phrase_parse(dit, text.cend(), declaration_parser, parser::skipper, d)) {
-          d.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(dit - text.cbegin())};
-          at = static_cast<std::size_t>(dit - text.cbegin());
-          result.program.items.emplace_back(std::move(d));
-          continue;
-        }
+        if (!x3::phrase_parse(dit, text.cend(), item_parser, parser::skipper, item)) return attempt::no;
+        at = static_cast<std::size_t>(dit - text.cbegin());
+        // A type or translator ends at its ';', before the blanks phrase_parse skipped after it
+        // (its errors are reported on that line, as DTrace's); a variable's span keeps them.
+        auto end = at;
+        if constexpr (!std::is_same_v<decltype(item), ast::declaration>)
+          while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+        item.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end)};
+        result.program.items.emplace_back(std::move(item));
+        return attempt::parsed;
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
-        result.errors.push_back(
-            detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
-        at = std::min(text.find(';', static_cast<std::size_t>(failure.where() - text.cbegin())), text.size() - 1) + 1;
-        continue;
+        const auto where = static_cast<std::size_t>(failure.where() - text.cbegin());
+        result.errors.push_back(detail::syntax_error(text, where));
+        at = std::max(detail::declaration_end(text, start), where + 1);
       } catch (const parser::too_deep& deep) {
         report_too_deep(deep);
         at = std::min(text.find(';', deep.at), text.size() - 1) + 1;
-        continue;
       }
-    }
+      return attempt::broken;
+    };
+    if (try_parse(parser::type_declaration, ast::type_declaration{}) != attempt::no ||
+        try_parse(parser::translator, ast::translator{}) != attempt::no ||
+        try_parse(parser::declaration, ast::declaration{}) != attempt::no)
+      continue;
     ast::clause c;
     try {
       const auto parser = x3::with<parser::text_tag>(std::cref(text))[

@@ -1,0 +1,228 @@
+// The D checker: types declared in D (struct, union, enum, typedef), translators, and member
+// access through xlate, which checks the translator's expression for the member with the
+// translator's parameter standing for xlate's operand.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker.hpp"
+
+namespace dtpp::d::detail {
+
+namespace {
+
+// "struct  out *" -> "struct out *": single blanks, none before a '*', as D prints type names.
+std::string clean_name(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    if (c == '*' && !out.empty() && out.back() != ' ' && out.back() != '*') out += ' ';
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+bool is_record(const std::optional<type>& t) { return t && t->kind == type::category::record; }
+
+// Sets a binding for as long as it lives: a translator's parameter while its members are checked.
+struct binding {
+  std::vector<std::pair<std::string, expr>>& parameters;
+  binding(std::vector<std::pair<std::string, expr>>& p, std::string name, expr value) : parameters(p) {
+    parameters.emplace_back(std::move(name), std::move(value));
+  }
+  ~binding() { parameters.pop_back(); }
+  binding(const binding&) = delete;
+  binding& operator=(const binding&) = delete;
+};
+
+}  // namespace
+
+void checker::declare_type(const ast::type_declaration& d) {
+  try {
+    if (d.keyword == "typedef") {
+      const auto t = find_type(d.type);
+      if (!t) fail("D_UNKNOWN", "failed to resolve type " + clean_name(d.type) + " of typedef " + d.name, d.where);
+      if (types_.declares(d.name) || named_type(d.name, options_.strsize))
+        fail("D_DECL_IDRED", "typedef redeclared: " + d.name, d.where);
+      types_.add_name(d.name, *t);
+    } else if (d.keyword == "enum") {
+      declare_enum(d);
+    } else {
+      declare_struct(d);
+    }
+  } catch (const failed&) {
+    return;
+  }
+  if (!d.variable.empty()) {
+    ast::declaration v;
+    v.type = d.keyword + " " + d.name + " " + d.variable_stars;
+    v.name = d.variable;
+    v.where = d.where;
+    declare(v);
+  }
+}
+
+void checker::declare_struct(const ast::type_declaration& d) {
+  const auto name = d.keyword + " " + d.name;
+  if (types_.declares(name)) fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
+  std::vector<std::pair<std::string, type>> members;
+  for (const auto& m : d.members) {
+    auto t = find_type(m.type);
+    if (!t || (t->is_object() && t->size == 0))
+      fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + m.name, m.where);
+    if (t->is_void()) fail("D_DECL_VOIDOBJ", "cannot have void object: " + m.name, m.where);
+    if (t->is_string() || t->is_stack())
+      fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + m.name, m.where);
+    for (const auto& [earlier, unused] : members)
+      if (earlier == m.name) fail("D_DECL_MEMBER", "member redeclared: " + m.name, m.where);
+    if (!m.count.empty()) {
+      const auto count = std::stoull(m.count, nullptr, 0);
+      if (count == 0 || count > (1u << 24))
+        fail("D_DECL_ARRSUB", "array dimension must be a positive integral constant: " + m.name, m.where);
+      t = types_.add_array(*t, static_cast<std::uint32_t>(count));
+    }
+    members.emplace_back(m.name, *t);
+  }
+  types_.add_record(name, d.keyword == "union", members);
+}
+
+// Enumerators count from 0, or on from the value last given; each is a constant of the enum's
+// type, an int.
+void checker::declare_enum(const ast::type_declaration& d) {
+  const auto name = d.name.empty() ? std::string() : "enum " + d.name;
+  if (!name.empty() && types_.declares(name)) fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
+  const type t = integer_type(name.empty() ? "int" : name, 4, true);
+  std::int64_t next = 0;
+  for (const auto& m : d.members) {
+    if (m.value) {
+      const auto v = value(m.value);
+      if (v.kind != kind_t::constant || !v.t.is_integer())
+        fail("D_DECL_ENCONST", "enumerator '" + m.name + "' must be assigned to an integral constant expression",
+             m.value->where);
+      next = v.value;
+    }
+    if (next < INT32_MIN || next > INT32_MAX)
+      fail("D_DECL_ENOFLOW", "enumerator '" + m.name + "' overflows INT_MAX (" + std::to_string(INT32_MAX) + ")",
+           m.where);
+    if (enumerators_.count(m.name) || inlines_.count(m.name) || globals_.count(m.name))
+      fail("D_DECL_IDRED", "identifier redeclared: " + m.name, m.where);
+    enumerators_.emplace(m.name, std::make_pair(t, next++));
+  }
+  if (!name.empty()) types_.add_name(name, t);
+}
+
+// A translator's output or input type, with DTrace's errors for each.
+std::optional<type> checker::translator_type(const std::string& name, bool output, ast::span where) {
+  const auto t = find_type(name);
+  if (!output) {
+    if (!t) fail("D_TYPE_ERR", "failed to resolve translator input type " + clean_name(name), where);
+    return t;
+  }
+  if (!t && name.find('*') == std::string::npos && (name.rfind("struct ", 0) == 0 || name.rfind("union ", 0) == 0))
+    fail("D_XLATE_SOU", "incomplete struct/union/enum " + clean_name(name), where);
+  if (!is_record(t)) fail("D_XLATE_SOU", "translator output type must be a struct or union", where);
+  return t;
+}
+
+// A translator from the program is checked here, so that its errors are reported at it; one from
+// D's library where it is first used (its input type is the kernel's, its members read BTF).
+void checker::declare_translator(const ast::translator& t) {
+  // DTrace reports the translator's own errors where its declaration ends.
+  const ast::span end{t.where.end - 1, t.where.end};
+  try {
+    const auto output = translator_type(t.output, true, end);
+    for (const auto& earlier : translators_)
+      if (earlier.output == *output && clean_name(earlier.decl.input) == clean_name(t.input))
+        fail("D_XLATE_REDECL", "translator from " + clean_name(t.input) + " to " + output->name +
+                                   " has already been declared", end);
+    for (const auto& m : t.members)
+      if (!types_.member(output->id, m.name))
+        fail("D_XLATE_MEMB", "translator member " + m.name + " is not a member of " + output->name, m.where);
+    if (in_library(t.where)) {
+      translators_.push_back({std::nullopt, *output, t});
+      return;
+    }
+    const auto input = translator_type(t.input, false, end);
+    // The input a value of its type (a struct by value: its address, as D passes one).
+    expr parameter;
+    parameter.kind = kind_t::constant;
+    parameter.t = *input;
+    parameter.where = t.where;
+    for (const auto& m : t.members) translator_member(t, m, parameter);
+    translators_.push_back({input, *output, t});
+  } catch (const failed&) {
+  }
+}
+
+// The value of translator `t`'s member `m` for `input`, converted to the member's type.
+expr checker::translator_member(const ast::translator& t, const ast::declared_member& m, expr input) {
+  const auto output = find_type(t.output);
+  const auto target = types_.member(output->id, m.name)->t;
+  binding parameter(parameters_, t.parameter, std::move(input));
+  auto v = value(m.value);
+  const bool chars = target.kind == type::category::array && holds_chars(target, m.where);
+  const auto is_pointer = [](const type& x) { return x.is_pointer() || (!x.name.empty() && x.name.back() == '*'); };
+  const bool compatible =
+      chars ? v.t.is_string()
+            : target.is_integer() && v.t.is_integer() &&
+                  (is_pointer(target) == is_pointer(v.t) || (v.kind == kind_t::constant && v.value == 0));
+  if (!compatible)
+    fail("D_XLATE_INCOMPAT", "translator member " + m.name + " definition uses incompatible types: \"" + target.name +
+                                 "\" = \"" + v.t.name + "\"", m.value->where);
+  if (chars) return v;
+  auto e = cast_to(std::move(v), target);
+  e.t = target;
+  return e;
+}
+
+// The xlate an expression stands for: itself, or an inline's (`curpsinfo`); null for others.
+const ast::node* checker::xlate_of(const ast::node_ptr& n) const {
+  if (n->kind == ast::node_kind::xlate) return n.get();
+  if (n->kind != ast::node_kind::identifier) return nullptr;
+  for (const auto& p : parameters_)
+    if (p.first == n->text) return nullptr;
+  const auto it = inlines_.find(n->text);
+  return it == inlines_.end() ? nullptr : xlate_of(it->second.second);
+}
+
+// xlate<T *>(e)->m and xlate<T>(e).m: the member's expression in the translator from e's type to T.
+expr checker::translated_member(const ast::node_ptr& n, const ast::node& x) {
+  const bool to_pointer = x.text.find('*') != std::string::npos;
+  const auto output = find_type(to_pointer ? x.text.substr(0, x.text.find('*')) : x.text);
+  if (!is_record(output)) fail("D_XLATE_SOU", "translator output type must be a struct or union", x.where);
+  if (to_pointer != (n->text == "->"))
+    fail(to_pointer ? "D_OP_SOU" : "D_OP_PTR",
+         to_pointer ? "operator . cannot be applied to type \"" + output->name + " *\"; must be applied to a struct or union"
+                    : "operator -> must be applied to a pointer",
+         n->where);
+  auto input = object(x.kids[0]);
+  const translator_decl* chosen = nullptr;
+  for (auto& t : translators_) {
+    if (t.output != *output) continue;
+    if (!t.input) t.input = find_type(t.decl.input);
+    if (!t.input) continue;  // a library translator from a type this engine lacks
+    const auto& from = *t.input;
+    const bool same = from.name == input.t.name || (from.is_pointer() && from.pointee == input.t.pointee) ||
+                      (from.is_integer() && !from.is_pointer() && input.t.is_integer() && !input.t.is_pointer());
+    if (same) {
+      chosen = &t;
+      break;
+    }
+  }
+  if (!chosen)
+    fail("D_XLATE_NONE", "cannot translate from \"" + input.t.name + "\" to \"" + output->name + "\"", x.where);
+  if (!types_.member(output->id, n->name)) fail("D_TYPE_MEMBER", n->name + " is not a member of " + output->name, n->where);
+  for (const auto& m : chosen->decl.members)
+    if (m.name == n->name) {
+      auto e = translator_member(chosen->decl, m, std::move(input));
+      e.where = n->where;
+      return e;
+    }
+  fail("D_XLATE_NOCONV", "translator does not define conversion for member: " + n->name, n->where);
+}
+
+}  // namespace dtpp::d::detail

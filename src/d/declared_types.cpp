@@ -1,0 +1,77 @@
+// The program's own types in front of the kernel's (declared_types.hpp).
+
+#include "declared_types.hpp"
+
+#include <algorithm>
+
+namespace dtpp::d::detail {
+
+const declared_types::entry* declared_types::ours(std::uint32_t id) const {
+  if (id < first_id || id - first_id >= entries_.size()) return nullptr;
+  return &entries_[id - first_id];
+}
+
+// Integers at their size; the program's records and arrays at their members' largest alignment;
+// the kernel's (BTF records no alignment) at their size's, up to 8.
+std::uint32_t declared_types::align_of(const ir::type& t) const {
+  if (const auto* e = t.is_object() ? ours(t.id) : nullptr) return e->align;
+  std::uint32_t align = 1;
+  while (align < 8 && align * 2 <= t.size) align *= 2;
+  return align;
+}
+
+ir::type declared_types::add_record(std::string name, bool is_union,
+                                    const std::vector<std::pair<std::string, ir::type>>& members) {
+  entry e;
+  std::uint32_t size = 0;
+  for (const auto& [member_name, t] : members) {
+    const auto align = align_of(t);
+    e.align = std::max(e.align, align);
+    const auto at = is_union ? 0 : (size + align - 1) / align * align;
+    e.members.push_back({member_name, {t, at * 8, 0}});
+    size = is_union ? std::max(size, t.size) : at + t.size;
+  }
+  size = (size + e.align - 1) / e.align * e.align;
+  const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
+  e.t = {ir::type::category::record, size, false, name, id, 0};
+  entries_.push_back(e);
+  names_.emplace(std::move(name), e.t);
+  return e.t;
+}
+
+ir::type declared_types::add_array(const ir::type& element, std::uint32_t count) {
+  entry e;
+  e.align = align_of(element);
+  e.element = element;
+  const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
+  e.t = {ir::type::category::array, element.size * count, false,
+         element.name + " [" + std::to_string(count) + "]", id, 0};
+  entries_.push_back(e);
+  return e.t;
+}
+
+std::optional<ir::type> declared_types::find(std::string_view name) {
+  if (const auto it = names_.find(std::string(name)); it != names_.end()) return it->second;
+  return kernel_ ? kernel_->find(name) : std::nullopt;
+}
+
+std::optional<ir::type> declared_types::resolve(std::uint32_t id) {
+  if (const auto* e = ours(id)) return e->t;
+  return kernel_ && id < first_id ? kernel_->resolve(id) : std::nullopt;
+}
+
+std::optional<ir::member_info> declared_types::member(std::uint32_t record, std::string_view name) {
+  if (const auto* e = ours(record)) {
+    for (const auto& [member_name, info] : e->members)
+      if (member_name == name) return info;
+    return std::nullopt;
+  }
+  return kernel_ && record < first_id ? kernel_->member(record, name) : std::nullopt;
+}
+
+std::optional<ir::type> declared_types::element(std::uint32_t array) {
+  if (const auto* e = ours(array)) return e->element;
+  return kernel_ && array < first_id ? kernel_->element(array) : std::nullopt;
+}
+
+}  // namespace dtpp::d::detail

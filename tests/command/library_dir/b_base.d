@@ -1,0 +1,5 @@
+struct base {
+	int a;
+	long b;
+};
+typedef struct base base_t;
