@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <optional>
+#include <variant>
 
 namespace dtpp::kernel {
 namespace {
@@ -809,7 +809,7 @@ class builder {
       e_.bind(within);
       e_.alu(BPF_ADD, r0, 1);
       e_.store(r10, temp(depth + 1), r0);
-      return read_string(BPF_FUNC_probe_read_user_str, 0, depth, depth + 1);
+      return read_string(BPF_FUNC_probe_read_user_str, limit_in_slot{temp(depth + 1)}, depth);
     }
     return read_string(BPF_FUNC_probe_read_user_str, last + 1, depth);
   }
@@ -1425,18 +1425,24 @@ class builder {
     return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
   }
 
+  // The bytes a string read may take, its NUL included: a constant, or a value (at most strsize)
+  // the program computed into a stack slot.
+  struct limit_in_slot {
+    std::int16_t slot;
+  };
+  using read_limit = std::variant<std::int32_t, limit_in_slot>;
+
   // A string that `helper` (bpf_probe_read_user_str or _kernel_str) reads from the address in
   // temp(depth) into zeroed scratch, at most limit - 1 bytes and a NUL; a read that fails faults
-  // with the address. A limit known only at run time (at most strsize) is in temp(*limit_at).
-  place read_string(bpf_func_id helper, std::int32_t limit, int depth,
-                    std::optional<int> limit_at = std::nullopt) {
+  // with the address.
+  place read_string(bpf_func_id helper, read_limit limit, int depth) {
     const place at{r7, s_.allocate(l_.strsize)};
     zero(at, l_.strsize);
     pointer(r1, at);
-    if (limit_at)
-      e_.load(r2, r10, temp(*limit_at));
+    if (const auto* in_slot = std::get_if<limit_in_slot>(&limit))
+      e_.load(r2, r10, in_slot->slot);
     else
-      e_.mov(r2, limit);
+      e_.mov(r2, std::get<std::int32_t>(limit));
     e_.load(r3, r10, temp(depth));
     e_.call(helper);
     const auto ok = e_.make_label();
