@@ -230,7 +230,82 @@ class builder {
     bool output = c.default_action;
     for (const auto& s : c.statements) output |= statement(s);
     if (output) emit_record(record_firing, record_header + c.data_size);
+    release_speculations(c);
     e_.bind(next);
+  }
+
+  bool speculates() const {
+    return std::any_of(clause_->statements.begin(), clause_->statements.end(),
+                       [](const ir::statement& s) { return s.kind == ir::action::speculate; });
+  }
+
+  // ---- speculations --------------------------------------------------------------------------
+  // Each of nspec buffers has a word in the globals, nonzero while in use. The buffers' firings
+  // are kept by the consumer (consumer::session), which sees a firing's speculation in its
+  // record header and commit() and discard() as records.
+
+  // r0 = the first buffer not in use, claimed with compare-and-exchange (CPUs race for it), or 0,
+  // counted as a failed speculation.
+  void speculation() {
+    const auto done = e_.make_label();
+    for (std::uint32_t i = 0; i < l_.nspec; ++i) {
+      const auto taken = e_.make_label();
+      e_.mov(r0, 0);
+      e_.mov(r1, 1);
+      e_.compare_exchange(r8, off16(l_.speculations + 8 * i), r1);
+      e_.jump_if(BPF_JNE, r0, 0, taken);
+      e_.mov(r0, static_cast<std::int32_t>(i + 1));
+      e_.jump(done);
+      e_.bind(taken);
+    }
+    count_drop(drop_speculation_unavailable);
+    e_.mov(r0, 0);
+    e_.bind(done);
+  }
+
+  // r1 = the address of buffer r0's in-use word, for r0 in 1..nspec; to `outside` otherwise.
+  void speculation_word(label outside) {
+    e_.mov(r1, r0);
+    e_.alu(BPF_SUB, r1, 1);
+    e_.jump_if(BPF_JGE, r1, static_cast<std::int32_t>(l_.nspec), outside);
+    e_.alu(BPF_LSH, r1, 3);
+    e_.alu(BPF_ADD, r1, r8);
+    e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(l_.speculations));
+  }
+
+  // speculate(): the rest of the clause goes to the buffer named; a buffer not in use (0, past
+  // nspec, committed or discarded) drops the clause without a fault, as in DTrace.
+  void speculate(const ir::statement& s) {
+    eval(s.args[0], 0);
+    speculation_word(next_);
+    e_.load(r2, r1, 0);
+    e_.jump_if(BPF_JEQ, r2, 0, next_);
+    e_.store(r7, record_speculation, r0, 2);
+  }
+
+  // commit() and discard() record the buffer for the consumer; past nspec (or negative) is an
+  // illegal operation, as in DTrace.
+  void settle(const ir::statement& s) {
+    eval(s.args[0], 0);
+    put(s.records[0]);
+    const auto valid = e_.make_label();
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(l_.nspec), valid);
+    e_.store(r10, temp(0), r0);
+    fault(fault_illegal_operation, temp(0));
+    e_.bind(valid);
+  }
+
+  // The buffers a clause committed or discarded are free again once its record is out, so that a
+  // firing speculating into one again reaches the consumer after the commit() or discard().
+  void release_speculations(const ir::clause& c) {
+    for (const auto& s : c.statements) {
+      if (s.kind != ir::action::commit && s.kind != ir::action::discard) continue;
+      const auto none = e_.make_label();
+      e_.load(r0, r7, off16(record_header + s.records[0].offset), s.records[0].size);
+      speculation_word(none);
+      e_.store_imm(r1, 0, 0);
+      e_.bind(none);
+    }
   }
 
   std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
@@ -242,7 +317,8 @@ class builder {
   }
 
   void header(record_kind kind) {
-    e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), 4);
+    // A speculating clause's speculate() wrote the speculation already.
+    e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), speculates() ? 2 : 4);
     e_.store_imm(r7, 4, static_cast<std::int32_t>(clause_->id), 4);
     probe_id(r1);
     e_.store(r7, 8, r1, 4);
@@ -343,9 +419,12 @@ class builder {
       case ir::action::setopt:
         return true;  // a record, for the consumer to carry out
       case ir::action::speculate:
+        speculate(s);
+        return true;  // the firing goes to the buffer even with no data: a probe line, committed
       case ir::action::commit:
       case ir::action::discard:
-        throw error("speculative tracing is not supported by the kernel engine yet", s.where);
+        settle(s);
+        return true;
       case ir::action::raise:
         eval(s.args[0], 0);
         e_.mov(r1, r0);
@@ -1456,6 +1535,7 @@ class builder {
   void call(const expr& e, int depth) {
     switch (e.function) {
       case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
+      case ir::subroutine::speculation: return speculation();
       case ir::subroutine::rand:
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
@@ -1496,7 +1576,6 @@ class builder {
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
       case ir::subroutine::progenyof:
-      case ir::subroutine::speculation:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
       case ir::subroutine::action:
@@ -1586,9 +1665,13 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
 }  // namespace
 
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
-                   scratch_plan& scratch) {
+                   std::size_t nspec, scratch_plan& scratch) {
+  if (nspec > most_speculations)
+    throw error("nspec " + std::to_string(nspec) + " is more than the kernel engine's " +
+                std::to_string(most_speculations) + " speculative buffers");
   layout l;
   l.cpus = cpus;
+  l.nspec = static_cast<std::uint32_t>(nspec);
   for (const auto& o : program.options)
     if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
   l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
@@ -1597,6 +1680,8 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
 
   l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
+  l.speculations = l.globals_size;
+  l.globals_size += 8 * l.nspec;
   std::uint32_t probe_names = 1;
   for (const auto& p : probes)
     for (const auto* name : {&p.provider, &p.module, &p.function, &p.name})
