@@ -19,6 +19,8 @@ using kind_t = ir::expr::kind_t;
 constexpr std::int16_t misc_slot = -392;  // 8 bytes for helper arguments (map keys, reads)
 constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
+constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERROR clauses go back to
+constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
 
 std::int16_t temp(int depth) {
   if (depth >= temp_slots) throw error("expression nests too deeply for the kernel engine");
@@ -93,7 +95,7 @@ std::vector<segment> segments_of(const agg::function& fn) {
 class builder {
  public:
   builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s)
-      : p_(p), t_(t), l_(l), s_(s) {}
+      : p_(p), t_(&t), l_(l), s_(s) {}
 
   std::vector<bpf_insn> build() {
     const auto out = e_.make_label();
@@ -118,14 +120,14 @@ class builder {
       e_.bind(have);
       e_.store(r10, thread_slot, r0);
     }
-    if (t_.probe_table) {
+    if (t_->probe_table) {
       // A raw_syscalls program: the system call's number (at 8) indexes the probe table; calls
       // no probe asked for have probe id 0 there. The entry is copied to scratch, where records
       // and probefunc read it.
       probe_area_ = s_.allocate(probe_entry_name + l_.strsize);
       e_.load(r1, r6, 8);
       e_.store(r10, misc_slot, r1, 4);
-      e_.load_map(r1, static_cast<int>(t_.probe_table));
+      e_.load_map(r1, static_cast<int>(t_->probe_table));
       e_.mov(r2, r10);
       e_.alu(BPF_ADD, r2, misc_slot);
       e_.call(BPF_FUNC_map_lookup_elem);
@@ -142,20 +144,23 @@ class builder {
     for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
       if (p_.variables[id].where == ir::scope::clause)
         zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
-    for (const auto index : t_.info.clauses) clause(p_.clauses[index]);
+    for (const auto index : t_->info.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
     e_.exit();
+    if (!fault_returns_.empty()) error_clauses(out);
     return e_.finish();
   }
 
  private:
   // ---- helpers -------------------------------------------------------------------------------
 
-  // Whether this program's clauses use a thread-local scalar (self->x).
+  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x).
   bool uses_thread_storage() const {
     bool uses = false;
-    for (const auto index : t_.info.clauses)
+    auto clauses = t_->info.clauses;
+    if (l_.error_probe) clauses.insert(clauses.end(), l_.error_probe->clauses.begin(), l_.error_probe->clauses.end());
+    for (const auto index : clauses)
       ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
         uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
                 p_.variables[e.index].keys.empty();
@@ -219,7 +224,7 @@ class builder {
     clause_ = &c;
     const auto next = e_.make_label();
     next_ = next;
-    if (t_.type != target::kind::end) {
+    if (t_->type != target::kind::end && t_->type != target::kind::error) {
       e_.load(r1, r8, global_exited);
       e_.jump_if(BPF_JNE, r1, 0, next);
     }
@@ -312,8 +317,8 @@ class builder {
 
   // dst = the id of the probe that fired.
   void probe_id(reg dst) {
-    if (t_.probe_table) e_.load(dst, r7, off16(probe_area_), 4);
-    else e_.mov(dst, static_cast<std::int32_t>(t_.info.id));
+    if (t_->probe_table) e_.load(dst, r7, off16(probe_area_), 4);
+    else e_.mov(dst, static_cast<std::int32_t>(t_->info.id));
   }
 
   void header(record_kind kind) {
@@ -339,13 +344,49 @@ class builder {
     e_.bind(done);
   }
 
-  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data.
+  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data;
+  // then the ERROR clauses run, unless the fault is in one of them.
   void fault(std::int32_t code, std::int16_t value_slot) {
     e_.store_imm(r7, record_header, code);
     e_.load(r1, r10, value_slot);
     e_.store(r7, record_header + 8, r1);
+    if (l_.error_probe && t_->type != target::kind::error) {
+      // DTrace's ERROR arguments, as dtrace-utils gives them: 0, the probe, the clause's index
+      // in the program, the place (0: dtpp has no BPF pc to name), the fault code, the value.
+      if (error_args_ == 0) error_args_ = s_.allocate(8 * error_arguments);
+      e_.store_imm(r7, off16(error_args_), 0);
+      probe_id(r2);
+      e_.store(r7, off16(error_args_ + 8), r2);
+      e_.store_imm(r7, off16(error_args_ + 16), static_cast<std::int32_t>(clause_->id - 1));
+      e_.store_imm(r7, off16(error_args_ + 24), 0);
+      e_.store_imm(r7, off16(error_args_ + 32), code);
+      e_.store(r7, off16(error_args_ + 40), r1);
+      emit_record(record_fault, record_header + 16);
+      // Where to go on after the ERROR clauses, in a stack slot, where the verifier sees the
+      // constant and follows only the one way back.
+      e_.store_imm(r10, error_return_slot, static_cast<std::int32_t>(fault_returns_.size()));
+      fault_returns_.push_back(next_);
+      e_.jump(error_entry_);
+      return;
+    }
     emit_record(record_fault, record_header + 16);
     e_.jump(next_);
+  }
+
+  // The ERROR clauses, once per program after its own: reached from every fault, they run as
+  // dtrace:::ERROR's and go back to the clause after the one that faulted.
+  void error_clauses(label out) {
+    e_.bind(error_entry_);
+    target error_target;
+    error_target.type = target::kind::error;
+    error_target.info = *l_.error_probe;
+    const auto* own = std::exchange(t_, &error_target);
+    for (const auto index : l_.error_probe->clauses) clause(p_.clauses[index]);
+    e_.load(r1, r10, error_return_slot);
+    for (std::size_t i = 0; i < fault_returns_.size(); ++i)
+      e_.jump_if(BPF_JEQ, r1, static_cast<std::int32_t>(i), fault_returns_[i]);
+    e_.jump(out);
+    t_ = own;
   }
 
   // Stores r0 into a record, narrowed to its size.
@@ -363,7 +404,7 @@ class builder {
       e_.store(at.base, off16(at.offset), r0);
       skip = 8;
       flags = BPF_F_USER_STACK;
-    } else if (t_.type == target::kind::begin || t_.type == target::kind::end) {
+    } else if (t_->type == target::kind::begin || t_->type == target::kind::end) {
       zero(at, e.t.size);
       return;
     }
@@ -768,12 +809,12 @@ class builder {
             e_.call(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
-          case ir::builtin::probeprov: return literal(t_.info.provider);
-          case ir::builtin::probemod: return literal(t_.info.module);
+          case ir::builtin::probeprov: return literal(t_->info.provider);
+          case ir::builtin::probemod: return literal(t_->info.module);
           case ir::builtin::probefunc:
-            if (t_.probe_table) return {r7, probe_area_ + probe_entry_name};
-            return literal(t_.info.function);
-          case ir::builtin::probename: return literal(t_.info.name);
+            if (t_->probe_table) return {r7, probe_area_ + probe_entry_name};
+            return literal(t_->info.function);
+          case ir::builtin::probename: return literal(t_->info.name);
           default: break;
         }
         break;
@@ -1187,7 +1228,7 @@ class builder {
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
       case builtin::errno_value: {
         e_.mov(r0, 0);
-        if (t_.type != target::kind::syscall_return) return;
+        if (t_->type != target::kind::syscall_return) return;
         const auto done = e_.make_label();
         e_.load(r0, r6, 16);
         e_.jump_if(BPF_JSLT, r0, 0, done);
@@ -1220,14 +1261,14 @@ class builder {
 
   // r0 = argN of this probe.
   void argument(std::size_t n) {
-    switch (t_.type) {
+    switch (t_->type) {
       case target::kind::syscall_entry:
       case target::kind::tracepoint: {
-        if (n >= t_.args.size()) {
+        if (n >= t_->args.size()) {
           e_.mov(r0, 0);
           return;
         }
-        const auto& f = t_.args[n];
+        const auto& f = t_->args[n];
         const auto size = f.size >= 8 ? 8u : f.size;
         e_.load(r0, r6, off16(f.offset), size);
         e_.extend(r0, size, f.is_signed);
@@ -1252,11 +1293,11 @@ class builder {
         return;
       }
       case target::kind::usdt: {
-        if (n >= t_.usdt_args.size()) {
+        if (n >= t_->usdt_args.size()) {
           e_.mov(r0, 0);
           return;
         }
-        const auto& a = t_.usdt_args[n];
+        const auto& a = t_->usdt_args[n];
         if (a.type == usdt_argument::kind::constant) {
           e_.mov64(r0, a.value);
           return;
@@ -1277,6 +1318,11 @@ class builder {
         e_.extend(r0, a.size, a.is_signed);
         return;
       }
+      case target::kind::error:
+        // Filled in by fault(): DTrace's six ERROR arguments.
+        if (n < error_arguments) e_.load(r0, r7, off16(error_args_ + 8 * static_cast<std::uint32_t>(n)));
+        else e_.mov(r0, 0);
+        return;
       case target::kind::user_return:
         // arg1: the return value (rax). arg0, DTrace's offset of the returning instruction, is
         // not known to a uretprobe, which fires at the caller's return address: 0.
@@ -1620,10 +1666,13 @@ class builder {
   }
 
   const ir::program& p_;
-  const target& t_;
+  const target* t_;  // the probe being compiled; ERROR while its clauses are
   const layout& l_;
   scratch_plan& s_;
   emitter e_;
+  label error_entry_ = e_.make_label();
+  std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
+  std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   const ir::clause* clause_ = nullptr;
   label next_;
   std::uint32_t probe_area_ = 0;
@@ -1680,6 +1729,8 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
 
   l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
+  for (const auto& p : probes)
+    if (p.provider == "dtrace" && p.name == "ERROR") l.error_probe = p;
   l.speculations = l.globals_size;
   l.globals_size += 8 * l.nspec;
   std::uint32_t probe_names = 1;

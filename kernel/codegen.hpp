@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@ struct arg_field {
 
 /// A probe the kernel serves and the clauses it runs.
 struct target {
-  enum class kind : std::uint8_t { begin, end, syscall_entry, syscall_return, tracepoint, profile, tick,
+  /// error: dtrace:::ERROR, which has no program of its own: every program runs its clauses
+  /// after a fault.
+  enum class kind : std::uint8_t { begin, end, error, syscall_entry, syscall_return, tracepoint, profile, tick,
                                    user_entry, user_return, usdt };
   kind type = kind::begin;
   probe_info info;
@@ -56,7 +59,7 @@ enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic,
                                  drop_slots };
 
 /// A fault record's code: DTrace's DTRACEFLT_* numbers.
-enum fault_code : std::int32_t { fault_bad_address = 1, fault_illegal_operation = 2, fault_divide_by_zero = 4 };
+enum fault_code : std::int32_t { fault_bad_address = 1, fault_illegal_operation = 3, fault_divide_by_zero = 4 };
 
 /// Ring buffer record kinds: the header's first half-word.
 enum record_kind : std::uint16_t { record_firing = 1, record_fault = 2 };
@@ -75,6 +78,7 @@ inline constexpr std::uint32_t global_generations = 16;  ///< one word per aggre
 struct layout {
   std::uint32_t strsize = 256;
   std::uint32_t globals_size = 0;
+  std::optional<probe_info> error_probe;  ///< dtrace:::ERROR, when the program enables it
   std::uint32_t nspec = 1;            ///< speculative buffers speculation() hands out
   std::uint32_t speculations = 0;     ///< in the globals: nspec words, nonzero for a buffer in use
   std::vector<std::uint32_t> variable_offset;  ///< in the globals, scratch (clause-locals) or task storage (thread-locals)

@@ -309,9 +309,6 @@ struct driver::state {
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
       for (const auto& p : program.clauses[ci].probes) {
         auto matched = match_probes(p);
-        if (::fnmatch(p.name.empty() ? "*" : p.name.c_str(), "ERROR", 0) == 0 &&
-            (p.provider.empty() || ::fnmatch(p.provider.c_str(), "dtrace", 0) == 0))
-          throw error("dtrace:::ERROR is not supported by the kernel engine yet", p.where);
         if (matched.empty())
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         for (auto& t : matched) {
@@ -352,7 +349,7 @@ struct driver::state {
       units.push_back(std::move(u));
     }
     for (std::size_t i = 0; i < targets.size(); ++i)
-      if (!grouped[i]) units.push_back({targets[i], {i}});
+      if (!grouped[i] && targets[i].type != target::kind::error) units.push_back({targets[i], {i}});
   }
 
   // Each raw_syscalls program finds its probe by system call number in a table of its own.
@@ -660,6 +657,7 @@ std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t 
   const auto add = [&](const ir::probe& d) {
     for (auto& t : match_probes(d)) {
       const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
+                                  t.type == target::kind::error ||
                                   t.type == target::kind::profile || t.type == target::kind::tick;
       if (!description && in_process_too) continue;  // the full list has them from the in-process engine
       t.info.id = first_id + static_cast<std::uint32_t>(out.size());
