@@ -865,7 +865,9 @@ class builder {
       case kind_t::stringof:
         if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
         eval(e.kids[0], depth);
-        return decimal();
+        e_.store(r10, temp(depth), r0);
+        e_.store_imm(r10, temp(depth + 1), 10);
+        return integer_text(depth);
       case kind_t::call: return string_call(e, depth);
       case kind_t::memory_string: return memory_string(e, depth);
       default: break;
@@ -884,9 +886,7 @@ class builder {
       case ir::subroutine::strchr: return character_search(e, depth, true);
       case ir::subroutine::strrchr: return character_search(e, depth, false);
       case ir::subroutine::lltostr:
-        if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
-        eval(e.kids[0], depth);
-        return decimal();
+        return lltostr(e, depth);
       case ir::subroutine::strlen:
       case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
@@ -1110,7 +1110,7 @@ class builder {
 
   // The r2 bytes of `from` from r1 on, in a new string cut at strsize - 1, each byte masked by
   // whether its place is below r2: `from` holds r1 + strsize bytes (r1 < strsize in a place of
-  // 2 * strsize, r1 <= 24 in decimal()'s digits).
+  // 2 * strsize, r1 <= 68 in integer_text()'s digits).
   place copy_part(place from) {
     const place at{r7, s_.allocate(l_.strsize)};
     counted_loop(r3, l_.strsize, [&] {
@@ -1128,42 +1128,94 @@ class builder {
     return at;
   }
 
-  // r0 in decimal, as lltostr() and stringof() write it, cut at strsize - 1 characters: its 20
-  // digits (leading zeros too) end at byte 24 of a zeroed buffer strsize bytes longer, with a
-  // '-' before the significant ones; the string is copied from the first of those or the '-'.
-  place decimal() {
-    const place digits{r7, s_.allocate(24 + l_.strsize)};
-    zero(digits, 24 + l_.strsize);
+  // lltostr(value, [base]): a base outside 2..36 is an illegal operation, as in DTrace.
+  place lltostr(const expr& e, int depth) {
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    if (e.kids.size() < 2) {
+      e_.store_imm(r10, temp(depth + 1), 10);
+      return integer_text(depth);
+    }
+    eval(e.kids[1], depth + 1);
+    e_.store(r10, temp(depth + 1), r0);
+    const auto valid = e_.make_label();
+    e_.alu(BPF_SUB, r0, 2);
+    e_.jump_if(BPF_JLE, r0, 34, valid);
+    fault(fault_illegal_operation, temp(depth + 1));
+    e_.bind(valid);
+    return integer_text(depth);
+  }
+
+  // temp(depth) in base temp(depth + 1) (2..36), as lltostr() and stringof() write it, cut at
+  // strsize - 1 characters: negative only in base 10 (other bases show the 64 bits), "0x" before
+  // base 16 digits and "0" before base 8 ones (but 0 is "0"). Its 64 digits (leading zeros too)
+  // end at byte 68 of a zeroed buffer strsize bytes longer, after room for the prefix; the string
+  // is copied from the first significant digit or the prefix.
+  place integer_text(int depth) {
+    constexpr std::int32_t end = 68, most_digits = 64;
+    const place digits{r7, s_.allocate(end + l_.strsize)};
+    zero(digits, end + l_.strsize);
+    e_.load(r0, r10, temp(depth));
+    e_.load(r1, r10, temp(depth + 1));
+    e_.mov(r3, 0);             // r3: -1 for a negative value in base 10
+    const auto magnitude = e_.make_label();
+    e_.jump_if(BPF_JNE, r1, 10, magnitude);
     e_.mov(r3, r0);
-    e_.alu(BPF_ARSH, r3, 63);  // -1 when negative
+    e_.alu(BPF_ARSH, r3, 63);
     e_.alu(BPF_XOR, r0, r3);
     e_.alu(BPF_SUB, r0, r3);   // the magnitude, unsigned (INT64_MIN's too)
+    e_.bind(magnitude);
+    e_.store(r10, misc_slot, r3);
     e_.mov(r4, 0);             // r4: significant digits
-    counted_loop(r5, 20, [&] {
+    counted_loop(r5, most_digits, [&] {
       e_.mov(r1, r0);          // one more significant digit while the rest is not 0
       to_flag(r1, r2);
       e_.alu(BPF_ADD, r4, r1);
-      e_.mov(r2, 23);          // places counted up from the buffer: the verifier refuses ones counted down
+      e_.mov(r2, end - 1);     // places counted up from the buffer: the verifier refuses ones counted down
       e_.alu(BPF_SUB, r2, r5);
       byte_address(r1, digits, r2);
+      e_.load(r3, r10, temp(depth + 1));
       e_.mov(r2, r0);
-      e_.alu(BPF_MOD, r2, 10);
+      e_.alu(BPF_MOD, r2, r3);
+      e_.alu(BPF_DIV, r0, r3);
+      e_.mov(r3, 9);           // past 9, a letter: 'a' is 39 after '0' + 10
+      e_.alu(BPF_SUB, r3, r2);
+      e_.alu(BPF_ARSH, r3, 63);
+      e_.alu(BPF_AND, r3, 'a' - '0' - 10);
+      e_.alu(BPF_ADD, r2, r3);
       e_.alu(BPF_ADD, r2, '0');
       e_.store(r1, 0, r2, 1);
-      e_.alu(BPF_DIV, r0, 10);
     });
     e_.mov(r1, r4);            // 0 has one digit
     to_flag(r1, r2);
     e_.alu(BPF_XOR, r1, 1);
     e_.alu(BPF_ADD, r4, r1);
-    e_.mov(r1, 23);
-    e_.alu(BPF_SUB, r1, r4);
+    e_.mov(r1, end);
+    e_.alu(BPF_SUB, r1, r4);   // where the digits start
+    const auto octal = e_.make_label(), sign = e_.make_label(), text = e_.make_label();
+    e_.load(r3, r10, temp(depth + 1));
+    e_.jump_if(BPF_JNE, r3, 16, octal);
+    e_.alu(BPF_SUB, r1, 2);
     byte_address(r2, digits, r1);
-    e_.store_imm(r2, 0, '-', 1);
-    e_.alu(BPF_AND, r3, 1);
-    e_.alu(BPF_ADD, r4, r3);   // the string's length
-    e_.mov(r1, 24);
-    e_.alu(BPF_SUB, r1, r4);   // where it starts
+    e_.store_imm(r2, 0, '0', 1);
+    e_.store_imm(r2, 1, 'x', 1);
+    e_.jump(text);
+    e_.bind(octal);
+    e_.jump_if(BPF_JNE, r3, 8, sign);
+    e_.load(r3, r10, temp(depth));
+    e_.jump_if(BPF_JEQ, r3, 0, text);  // an octal 0 is "0"
+    e_.alu(BPF_SUB, r1, 1);
+    byte_address(r2, digits, r1);
+    e_.store_imm(r2, 0, '0', 1);
+    e_.jump(text);
+    e_.bind(sign);
+    e_.load(r3, r10, misc_slot);
+    byte_address(r2, digits, r1);
+    e_.mov(r4, '-');
+    e_.alu(BPF_AND, r4, r3);
+    e_.store(r2, -1, r4, 1);   // a '-' before the digits, or a 0 outside the string
+    e_.alu(BPF_ADD, r1, r3);   // which then starts one place earlier
+    e_.bind(text);
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
     return copy_part(digits);
   }
