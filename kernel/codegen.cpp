@@ -1311,6 +1311,48 @@ class builder {
     }
   }
 
+  // progenyof(pid): 1 when the current process is pid or descends from it. The loop follows
+  // real_parent up to most_generations tasks, without a branch on what it finds (init_task is its
+  // own parent, so the walk stays there); pid 0 or less is no one's ancestor, as in-process. The
+  // counter lives in r6 (kept across helper calls), the context waiting on the stack.
+  void progenyof(const expr& e, int depth) {
+    static constexpr std::uint32_t most_generations = 128;
+    if (l_.task_real_parent < 0 || l_.task_tgid < 0) throw error("progenyof() needs kernel BTF, which this kernel lacks");
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);       // the pid
+    e_.store_imm(r10, temp(depth + 1), 0);  // the answer
+    e_.call(BPF_FUNC_get_current_task);
+    e_.store(r10, temp(depth + 2), r0);   // the task
+    e_.store(r10, temp(depth + 3), r6);
+    const auto read = [&](std::int64_t offset, std::int32_t bytes) {
+      e_.load(r3, r10, temp(depth + 2));
+      e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(offset));
+      e_.store_imm(r10, misc_slot, 0);
+      e_.mov(r1, r10);
+      e_.alu(BPF_ADD, r1, misc_slot);
+      e_.mov(r2, bytes);
+      e_.call(BPF_FUNC_probe_read_kernel);
+      e_.load(r0, r10, misc_slot, static_cast<std::uint32_t>(bytes));
+    };
+    counted_loop(r6, most_generations, [&] {
+      read(l_.task_tgid, 4);
+      e_.mov(r1, r0);
+      e_.load(r2, r10, temp(depth));
+      e_.alu(BPF_XOR, r1, r2);
+      to_flag(r1, r2);
+      e_.alu(BPF_XOR, r1, 1);  // 1: this tgid is the pid
+      to_flag(r0, r2);         // 1: and it is not 0
+      e_.alu(BPF_AND, r1, r0);
+      e_.load(r2, r10, temp(depth + 1));
+      e_.alu(BPF_OR, r2, r1);
+      e_.store(r10, temp(depth + 1), r2);
+      read(l_.task_real_parent, 8);
+      e_.store(r10, temp(depth + 2), r0);
+    });
+    e_.load(r6, r10, temp(depth + 3));
+    e_.load(r0, r10, temp(depth + 1));
+  }
+
   // r0 = argN of this probe.
   void argument(std::size_t n) {
     switch (t_->type) {
@@ -1634,6 +1676,7 @@ class builder {
     switch (e.function) {
       case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
       case ir::subroutine::speculation: return speculation();
+      case ir::subroutine::progenyof: return progenyof(e, depth);
       case ir::subroutine::rand:
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
@@ -1673,7 +1716,6 @@ class builder {
       case ir::subroutine::copyinstr:
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
-      case ir::subroutine::progenyof:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
       case ir::subroutine::action:

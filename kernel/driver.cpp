@@ -115,9 +115,10 @@ bool uses_task_fields(const ir::program& program) {
   bool uses = false;
   for (const auto& c : program.clauses)
     ir::for_each_expression(c, [&](const ir::expr& e) {
-      uses |= e.kind == ir::expr::kind_t::builtin &&
-              (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) ||
-               e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp));
+      uses |= (e.kind == ir::expr::kind_t::builtin &&
+               (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) ||
+                e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp))) ||
+              (e.kind == ir::expr::kind_t::call && e.function == ir::subroutine::progenyof);
     });
   return uses;
 }
