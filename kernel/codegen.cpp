@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <optional>
+#include <variant>
 
 namespace dtpp::kernel {
 namespace {
@@ -19,6 +19,8 @@ using kind_t = ir::expr::kind_t;
 constexpr std::int16_t misc_slot = -392;  // 8 bytes for helper arguments (map keys, reads)
 constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
+constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERROR clauses go back to
+constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
 
 std::int16_t temp(int depth) {
   if (depth >= temp_slots) throw error("expression nests too deeply for the kernel engine");
@@ -93,7 +95,7 @@ std::vector<segment> segments_of(const agg::function& fn) {
 class builder {
  public:
   builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s)
-      : p_(p), t_(t), l_(l), s_(s) {}
+      : p_(p), t_(&t), l_(l), s_(s) {}
 
   std::vector<bpf_insn> build() {
     const auto out = e_.make_label();
@@ -118,14 +120,14 @@ class builder {
       e_.bind(have);
       e_.store(r10, thread_slot, r0);
     }
-    if (t_.probe_table) {
+    if (t_->probe_table) {
       // A raw_syscalls program: the system call's number (at 8) indexes the probe table; calls
       // no probe asked for have probe id 0 there. The entry is copied to scratch, where records
       // and probefunc read it.
       probe_area_ = s_.allocate(probe_entry_name + l_.strsize);
       e_.load(r1, r6, 8);
       e_.store(r10, misc_slot, r1, 4);
-      e_.load_map(r1, static_cast<int>(t_.probe_table));
+      e_.load_map(r1, static_cast<int>(t_->probe_table));
       e_.mov(r2, r10);
       e_.alu(BPF_ADD, r2, misc_slot);
       e_.call(BPF_FUNC_map_lookup_elem);
@@ -142,20 +144,23 @@ class builder {
     for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
       if (p_.variables[id].where == ir::scope::clause)
         zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
-    for (const auto index : t_.info.clauses) clause(p_.clauses[index]);
+    for (const auto index : t_->info.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
     e_.exit();
+    if (!fault_returns_.empty()) error_clauses(out);
     return e_.finish();
   }
 
  private:
   // ---- helpers -------------------------------------------------------------------------------
 
-  // Whether this program's clauses use a thread-local scalar (self->x).
+  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x).
   bool uses_thread_storage() const {
     bool uses = false;
-    for (const auto index : t_.info.clauses)
+    auto clauses = t_->info.clauses;
+    if (l_.error_probe) clauses.insert(clauses.end(), l_.error_probe->clauses.begin(), l_.error_probe->clauses.end());
+    for (const auto index : clauses)
       ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
         uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
                 p_.variables[e.index].keys.empty();
@@ -219,7 +224,7 @@ class builder {
     clause_ = &c;
     const auto next = e_.make_label();
     next_ = next;
-    if (t_.type != target::kind::end) {
+    if (t_->type != target::kind::end && t_->type != target::kind::error) {
       e_.load(r1, r8, global_exited);
       e_.jump_if(BPF_JNE, r1, 0, next);
     }
@@ -230,19 +235,95 @@ class builder {
     bool output = c.default_action;
     for (const auto& s : c.statements) output |= statement(s);
     if (output) emit_record(record_firing, record_header + c.data_size);
+    release_speculations(c);
     e_.bind(next);
+  }
+
+  bool speculates() const {
+    return std::any_of(clause_->statements.begin(), clause_->statements.end(),
+                       [](const ir::statement& s) { return s.kind == ir::action::speculate; });
+  }
+
+  // ---- speculations --------------------------------------------------------------------------
+  // Each of nspec buffers has a word in the globals, nonzero while in use. The buffers' firings
+  // are kept by the consumer (consumer::session), which sees a firing's speculation in its
+  // record header and commit() and discard() as records.
+
+  // r0 = the first buffer not in use, claimed with compare-and-exchange (CPUs race for it), or 0,
+  // counted as a failed speculation.
+  void speculation() {
+    const auto done = e_.make_label();
+    for (std::uint32_t i = 0; i < l_.nspec; ++i) {
+      const auto taken = e_.make_label();
+      e_.mov(r0, 0);
+      e_.mov(r1, 1);
+      e_.compare_exchange(r8, off16(l_.speculations + 8 * i), r1);
+      e_.jump_if(BPF_JNE, r0, 0, taken);
+      e_.mov(r0, static_cast<std::int32_t>(i + 1));
+      e_.jump(done);
+      e_.bind(taken);
+    }
+    count_drop(drop_speculation_unavailable);
+    e_.mov(r0, 0);
+    e_.bind(done);
+  }
+
+  // r1 = the address of buffer r0's in-use word, for r0 in 1..nspec; to `outside` otherwise.
+  void speculation_word(label outside) {
+    e_.mov(r1, r0);
+    e_.alu(BPF_SUB, r1, 1);
+    e_.jump_if(BPF_JGE, r1, static_cast<std::int32_t>(l_.nspec), outside);
+    e_.alu(BPF_LSH, r1, 3);
+    e_.alu(BPF_ADD, r1, r8);
+    e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(l_.speculations));
+  }
+
+  // speculate(): the rest of the clause goes to the buffer named; a buffer not in use (0, past
+  // nspec, committed or discarded) drops the clause without a fault, as in DTrace.
+  void speculate(const ir::statement& s) {
+    eval(s.args[0], 0);
+    speculation_word(next_);
+    e_.load(r2, r1, 0);
+    e_.jump_if(BPF_JEQ, r2, 0, next_);
+    e_.store(r7, record_speculation, r0, 2);
+  }
+
+  // commit() and discard() record the buffer for the consumer; past nspec (or negative) is an
+  // illegal operation, as in DTrace.
+  void settle(const ir::statement& s) {
+    eval(s.args[0], 0);
+    put(s.records[0]);
+    const auto valid = e_.make_label();
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(l_.nspec), valid);
+    e_.store(r10, temp(0), r0);
+    fault(fault_illegal_operation, temp(0));
+    e_.bind(valid);
+  }
+
+  // The buffers a clause committed or discarded are free again once its record is out, so that a
+  // firing speculating into one again reaches the consumer after the commit() or discard().
+  void release_speculations(const ir::clause& c) {
+    for (const auto& s : c.statements) {
+      if (s.kind != ir::action::commit && s.kind != ir::action::discard) continue;
+      const auto none = e_.make_label();
+      e_.load(r0, r7, off16(record_header + s.records[0].offset), s.records[0].size);
+      speculation_word(none);
+      e_.store_imm(r1, 0, 0);
+      e_.bind(none);
+    }
   }
 
   std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
 
   // dst = the id of the probe that fired.
   void probe_id(reg dst) {
-    if (t_.probe_table) e_.load(dst, r7, off16(probe_area_), 4);
-    else e_.mov(dst, static_cast<std::int32_t>(t_.info.id));
+    if (t_->probe_table) e_.load(dst, r7, off16(probe_area_), 4);
+    else e_.mov(dst, static_cast<std::int32_t>(t_->info.id));
   }
 
   void header(record_kind kind) {
-    e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), 4);
+    // A speculating clause's speculate() wrote the speculation already.
+    e_.store_imm(r7, 0, static_cast<std::int32_t>(kind), speculates() ? 2 : 4);
     e_.store_imm(r7, 4, static_cast<std::int32_t>(clause_->id), 4);
     probe_id(r1);
     e_.store(r7, 8, r1, 4);
@@ -263,13 +344,49 @@ class builder {
     e_.bind(done);
   }
 
-  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data.
+  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data;
+  // then the ERROR clauses run, unless the fault is in one of them.
   void fault(std::int32_t code, std::int16_t value_slot) {
     e_.store_imm(r7, record_header, code);
     e_.load(r1, r10, value_slot);
     e_.store(r7, record_header + 8, r1);
+    if (l_.error_probe && t_->type != target::kind::error) {
+      // DTrace's ERROR arguments, as dtrace-utils gives them: 0, the probe, the clause's index
+      // in the program, the place (0: dtpp has no BPF pc to name), the fault code, the value.
+      if (error_args_ == 0) error_args_ = s_.allocate(8 * error_arguments);
+      e_.store_imm(r7, off16(error_args_), 0);
+      probe_id(r2);
+      e_.store(r7, off16(error_args_ + 8), r2);
+      e_.store_imm(r7, off16(error_args_ + 16), static_cast<std::int32_t>(clause_->id - 1));
+      e_.store_imm(r7, off16(error_args_ + 24), 0);
+      e_.store_imm(r7, off16(error_args_ + 32), code);
+      e_.store(r7, off16(error_args_ + 40), r1);
+      emit_record(record_fault, record_header + 16);
+      // Where to go on after the ERROR clauses, in a stack slot, where the verifier sees the
+      // constant and follows only the one way back.
+      e_.store_imm(r10, error_return_slot, static_cast<std::int32_t>(fault_returns_.size()));
+      fault_returns_.push_back(next_);
+      e_.jump(error_entry_);
+      return;
+    }
     emit_record(record_fault, record_header + 16);
     e_.jump(next_);
+  }
+
+  // The ERROR clauses, once per program after its own: reached from every fault, they run as
+  // dtrace:::ERROR's and go back to the clause after the one that faulted.
+  void error_clauses(label out) {
+    e_.bind(error_entry_);
+    target error_target;
+    error_target.type = target::kind::error;
+    error_target.info = *l_.error_probe;
+    const auto* own = std::exchange(t_, &error_target);
+    for (const auto index : l_.error_probe->clauses) clause(p_.clauses[index]);
+    e_.load(r1, r10, error_return_slot);
+    for (std::size_t i = 0; i < fault_returns_.size(); ++i)
+      e_.jump_if(BPF_JEQ, r1, static_cast<std::int32_t>(i), fault_returns_[i]);
+    e_.jump(out);
+    t_ = own;
   }
 
   // Stores r0 into a record, narrowed to its size.
@@ -287,7 +404,7 @@ class builder {
       e_.store(at.base, off16(at.offset), r0);
       skip = 8;
       flags = BPF_F_USER_STACK;
-    } else if (t_.type == target::kind::begin || t_.type == target::kind::end) {
+    } else if (t_->type == target::kind::begin || t_->type == target::kind::end) {
       zero(at, e.t.size);
       return;
     }
@@ -343,9 +460,12 @@ class builder {
       case ir::action::setopt:
         return true;  // a record, for the consumer to carry out
       case ir::action::speculate:
+        speculate(s);
+        return true;  // the firing goes to the buffer even with no data: a probe line, committed
       case ir::action::commit:
       case ir::action::discard:
-        throw error("speculative tracing is not supported by the kernel engine yet", s.where);
+        settle(s);
+        return true;
       case ir::action::raise:
         eval(s.args[0], 0);
         e_.mov(r1, r0);
@@ -737,12 +857,12 @@ class builder {
             e_.call(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
-          case ir::builtin::probeprov: return literal(t_.info.provider);
-          case ir::builtin::probemod: return literal(t_.info.module);
+          case ir::builtin::probeprov: return literal(t_->info.provider);
+          case ir::builtin::probemod: return literal(t_->info.module);
           case ir::builtin::probefunc:
-            if (t_.probe_table) return {r7, probe_area_ + probe_entry_name};
-            return literal(t_.info.function);
-          case ir::builtin::probename: return literal(t_.info.name);
+            if (t_->probe_table) return {r7, probe_area_ + probe_entry_name};
+            return literal(t_->info.function);
+          case ir::builtin::probename: return literal(t_->info.name);
           default: break;
         }
         break;
@@ -793,7 +913,9 @@ class builder {
       case kind_t::stringof:
         if (e.kids[0].t.is_string()) return eval_string(e.kids[0], depth);
         eval(e.kids[0], depth);
-        return decimal();
+        e_.store(r10, temp(depth), r0);
+        e_.store_imm(r10, temp(depth + 1), 10);
+        return integer_text(depth);
       case kind_t::call: return string_call(e, depth);
       case kind_t::memory_string: return memory_string(e, depth);
       default: break;
@@ -812,9 +934,7 @@ class builder {
       case ir::subroutine::strchr: return character_search(e, depth, true);
       case ir::subroutine::strrchr: return character_search(e, depth, false);
       case ir::subroutine::lltostr:
-        if (e.kids.size() > 1) throw error("lltostr() with a base is not supported by the kernel engine yet", e.where);
-        eval(e.kids[0], depth);
-        return decimal();
+        return lltostr(e, depth);
       case ir::subroutine::strlen:
       case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
@@ -857,7 +977,7 @@ class builder {
       e_.bind(within);
       e_.alu(BPF_ADD, r0, 1);
       e_.store(r10, temp(depth + 1), r0);
-      return read_string(BPF_FUNC_probe_read_user_str, 0, depth, depth + 1);
+      return read_string(BPF_FUNC_probe_read_user_str, limit_in_slot{temp(depth + 1)}, depth);
     }
     return read_string(BPF_FUNC_probe_read_user_str, last + 1, depth);
   }
@@ -1038,7 +1158,7 @@ class builder {
 
   // The r2 bytes of `from` from r1 on, in a new string cut at strsize - 1, each byte masked by
   // whether its place is below r2: `from` holds r1 + strsize bytes (r1 < strsize in a place of
-  // 2 * strsize, r1 <= 24 in decimal()'s digits).
+  // 2 * strsize, r1 <= 68 in integer_text()'s digits).
   place copy_part(place from) {
     const place at{r7, s_.allocate(l_.strsize)};
     counted_loop(r3, l_.strsize, [&] {
@@ -1056,42 +1176,94 @@ class builder {
     return at;
   }
 
-  // r0 in decimal, as lltostr() and stringof() write it, cut at strsize - 1 characters: its 20
-  // digits (leading zeros too) end at byte 24 of a zeroed buffer strsize bytes longer, with a
-  // '-' before the significant ones; the string is copied from the first of those or the '-'.
-  place decimal() {
-    const place digits{r7, s_.allocate(24 + l_.strsize)};
-    zero(digits, 24 + l_.strsize);
+  // lltostr(value, [base]): a base outside 2..36 is an illegal operation, as in DTrace.
+  place lltostr(const expr& e, int depth) {
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    if (e.kids.size() < 2) {
+      e_.store_imm(r10, temp(depth + 1), 10);
+      return integer_text(depth);
+    }
+    eval(e.kids[1], depth + 1);
+    e_.store(r10, temp(depth + 1), r0);
+    const auto valid = e_.make_label();
+    e_.alu(BPF_SUB, r0, 2);
+    e_.jump_if(BPF_JLE, r0, 34, valid);
+    fault(fault_illegal_operation, temp(depth + 1));
+    e_.bind(valid);
+    return integer_text(depth);
+  }
+
+  // temp(depth) in base temp(depth + 1) (2..36), as lltostr() and stringof() write it, cut at
+  // strsize - 1 characters: negative only in base 10 (other bases show the 64 bits), "0x" before
+  // base 16 digits and "0" before base 8 ones (but 0 is "0"). Its 64 digits (leading zeros too)
+  // end at byte 68 of a zeroed buffer strsize bytes longer, after room for the prefix; the string
+  // is copied from the first significant digit or the prefix.
+  place integer_text(int depth) {
+    constexpr std::int32_t end = 68, most_digits = 64;
+    const place digits{r7, s_.allocate(end + l_.strsize)};
+    zero(digits, end + l_.strsize);
+    e_.load(r0, r10, temp(depth));
+    e_.load(r1, r10, temp(depth + 1));
+    e_.mov(r3, 0);             // r3: -1 for a negative value in base 10
+    const auto magnitude = e_.make_label();
+    e_.jump_if(BPF_JNE, r1, 10, magnitude);
     e_.mov(r3, r0);
-    e_.alu(BPF_ARSH, r3, 63);  // -1 when negative
+    e_.alu(BPF_ARSH, r3, 63);
     e_.alu(BPF_XOR, r0, r3);
     e_.alu(BPF_SUB, r0, r3);   // the magnitude, unsigned (INT64_MIN's too)
+    e_.bind(magnitude);
+    e_.store(r10, misc_slot, r3);
     e_.mov(r4, 0);             // r4: significant digits
-    counted_loop(r5, 20, [&] {
+    counted_loop(r5, most_digits, [&] {
       e_.mov(r1, r0);          // one more significant digit while the rest is not 0
       to_flag(r1, r2);
       e_.alu(BPF_ADD, r4, r1);
-      e_.mov(r2, 23);          // places counted up from the buffer: the verifier refuses ones counted down
+      e_.mov(r2, end - 1);     // places counted up from the buffer: the verifier refuses ones counted down
       e_.alu(BPF_SUB, r2, r5);
       byte_address(r1, digits, r2);
+      e_.load(r3, r10, temp(depth + 1));
       e_.mov(r2, r0);
-      e_.alu(BPF_MOD, r2, 10);
+      e_.alu(BPF_MOD, r2, r3);
+      e_.alu(BPF_DIV, r0, r3);
+      e_.mov(r3, 9);           // past 9, a letter: 'a' is 39 after '0' + 10
+      e_.alu(BPF_SUB, r3, r2);
+      e_.alu(BPF_ARSH, r3, 63);
+      e_.alu(BPF_AND, r3, 'a' - '0' - 10);
+      e_.alu(BPF_ADD, r2, r3);
       e_.alu(BPF_ADD, r2, '0');
       e_.store(r1, 0, r2, 1);
-      e_.alu(BPF_DIV, r0, 10);
     });
     e_.mov(r1, r4);            // 0 has one digit
     to_flag(r1, r2);
     e_.alu(BPF_XOR, r1, 1);
     e_.alu(BPF_ADD, r4, r1);
-    e_.mov(r1, 23);
-    e_.alu(BPF_SUB, r1, r4);
+    e_.mov(r1, end);
+    e_.alu(BPF_SUB, r1, r4);   // where the digits start
+    const auto octal = e_.make_label(), sign = e_.make_label(), text = e_.make_label();
+    e_.load(r3, r10, temp(depth + 1));
+    e_.jump_if(BPF_JNE, r3, 16, octal);
+    e_.alu(BPF_SUB, r1, 2);
     byte_address(r2, digits, r1);
-    e_.store_imm(r2, 0, '-', 1);
-    e_.alu(BPF_AND, r3, 1);
-    e_.alu(BPF_ADD, r4, r3);   // the string's length
-    e_.mov(r1, 24);
-    e_.alu(BPF_SUB, r1, r4);   // where it starts
+    e_.store_imm(r2, 0, '0', 1);
+    e_.store_imm(r2, 1, 'x', 1);
+    e_.jump(text);
+    e_.bind(octal);
+    e_.jump_if(BPF_JNE, r3, 8, sign);
+    e_.load(r3, r10, temp(depth));
+    e_.jump_if(BPF_JEQ, r3, 0, text);  // an octal 0 is "0"
+    e_.alu(BPF_SUB, r1, 1);
+    byte_address(r2, digits, r1);
+    e_.store_imm(r2, 0, '0', 1);
+    e_.jump(text);
+    e_.bind(sign);
+    e_.load(r3, r10, misc_slot);
+    byte_address(r2, digits, r1);
+    e_.mov(r4, '-');
+    e_.alu(BPF_AND, r4, r3);
+    e_.store(r2, -1, r4, 1);   // a '-' before the digits, or a 0 outside the string
+    e_.alu(BPF_ADD, r1, r3);   // which then starts one place earlier
+    e_.bind(text);
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
     return copy_part(digits);
   }
@@ -1156,7 +1328,7 @@ class builder {
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
       case builtin::errno_value: {
         e_.mov(r0, 0);
-        if (t_.type != target::kind::syscall_return) return;
+        if (t_->type != target::kind::syscall_return) return;
         const auto done = e_.make_label();
         e_.load(r0, r6, 16);
         e_.jump_if(BPF_JSLT, r0, 0, done);
@@ -1187,16 +1359,58 @@ class builder {
     }
   }
 
+  // progenyof(pid): 1 when the current process is pid or descends from it. The loop follows
+  // real_parent up to most_generations tasks, without a branch on what it finds (init_task is its
+  // own parent, so the walk stays there); pid 0 or less is no one's ancestor, as in-process. The
+  // counter lives in r6 (kept across helper calls), the context waiting on the stack.
+  void progenyof(const expr& e, int depth) {
+    static constexpr std::uint32_t most_generations = 128;
+    if (l_.task_real_parent < 0 || l_.task_tgid < 0) throw error("progenyof() needs kernel BTF, which this kernel lacks");
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);       // the pid
+    e_.store_imm(r10, temp(depth + 1), 0);  // the answer
+    e_.call(BPF_FUNC_get_current_task);
+    e_.store(r10, temp(depth + 2), r0);   // the task
+    e_.store(r10, temp(depth + 3), r6);
+    const auto read = [&](std::int64_t offset, std::int32_t bytes) {
+      e_.load(r3, r10, temp(depth + 2));
+      e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(offset));
+      e_.store_imm(r10, misc_slot, 0);
+      e_.mov(r1, r10);
+      e_.alu(BPF_ADD, r1, misc_slot);
+      e_.mov(r2, bytes);
+      e_.call(BPF_FUNC_probe_read_kernel);
+      e_.load(r0, r10, misc_slot, static_cast<std::uint32_t>(bytes));
+    };
+    counted_loop(r6, most_generations, [&] {
+      read(l_.task_tgid, 4);
+      e_.mov(r1, r0);
+      e_.load(r2, r10, temp(depth));
+      e_.alu(BPF_XOR, r1, r2);
+      to_flag(r1, r2);
+      e_.alu(BPF_XOR, r1, 1);  // 1: this tgid is the pid
+      to_flag(r0, r2);         // 1: and it is not 0
+      e_.alu(BPF_AND, r1, r0);
+      e_.load(r2, r10, temp(depth + 1));
+      e_.alu(BPF_OR, r2, r1);
+      e_.store(r10, temp(depth + 1), r2);
+      read(l_.task_real_parent, 8);
+      e_.store(r10, temp(depth + 2), r0);
+    });
+    e_.load(r6, r10, temp(depth + 3));
+    e_.load(r0, r10, temp(depth + 1));
+  }
+
   // r0 = argN of this probe.
   void argument(std::size_t n) {
-    switch (t_.type) {
+    switch (t_->type) {
       case target::kind::syscall_entry:
       case target::kind::tracepoint: {
-        if (n >= t_.args.size()) {
+        if (n >= t_->args.size()) {
           e_.mov(r0, 0);
           return;
         }
-        const auto& f = t_.args[n];
+        const auto& f = t_->args[n];
         const auto size = f.size >= 8 ? 8u : f.size;
         e_.load(r0, r6, off16(f.offset), size);
         e_.extend(r0, size, f.is_signed);
@@ -1221,11 +1435,11 @@ class builder {
         return;
       }
       case target::kind::usdt: {
-        if (n >= t_.usdt_args.size()) {
+        if (n >= t_->usdt_args.size()) {
           e_.mov(r0, 0);
           return;
         }
-        const auto& a = t_.usdt_args[n];
+        const auto& a = t_->usdt_args[n];
         if (a.type == usdt_argument::kind::constant) {
           e_.mov64(r0, a.value);
           return;
@@ -1246,6 +1460,11 @@ class builder {
         e_.extend(r0, a.size, a.is_signed);
         return;
       }
+      case target::kind::error:
+        // Filled in by fault(): DTrace's six ERROR arguments.
+        if (n < error_arguments) e_.load(r0, r7, off16(error_args_ + 8 * static_cast<std::uint32_t>(n)));
+        else e_.mov(r0, 0);
+        return;
       case target::kind::user_return:
         // arg1: the return value (rax). arg0, DTrace's offset of the returning instruction, is
         // not known to a uretprobe, which fires at the caller's return address: 0.
@@ -1473,18 +1692,24 @@ class builder {
     return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
   }
 
+  // The bytes a string read may take, its NUL included: a constant, or a value (at most strsize)
+  // the program computed into a stack slot.
+  struct limit_in_slot {
+    std::int16_t slot;
+  };
+  using read_limit = std::variant<std::int32_t, limit_in_slot>;
+
   // A string that `helper` (bpf_probe_read_user_str or _kernel_str) reads from the address in
   // temp(depth) into zeroed scratch, at most limit - 1 bytes and a NUL; a read that fails faults
-  // with the address. A limit known only at run time (at most strsize) is in temp(*limit_at).
-  place read_string(bpf_func_id helper, std::int32_t limit, int depth,
-                    std::optional<int> limit_at = std::nullopt) {
+  // with the address.
+  place read_string(bpf_func_id helper, read_limit limit, int depth) {
     const place at{r7, s_.allocate(l_.strsize)};
     zero(at, l_.strsize);
     pointer(r1, at);
-    if (limit_at)
-      e_.load(r2, r10, temp(*limit_at));
+    if (const auto* in_slot = std::get_if<limit_in_slot>(&limit))
+      e_.load(r2, r10, in_slot->slot);
     else
-      e_.mov(r2, limit);
+      e_.mov(r2, std::get<std::int32_t>(limit));
     e_.load(r3, r10, temp(depth));
     e_.call(helper);
     const auto ok = e_.make_label();
@@ -1498,6 +1723,8 @@ class builder {
   void call(const expr& e, int depth) {
     switch (e.function) {
       case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
+      case ir::subroutine::speculation: return speculation();
+      case ir::subroutine::progenyof: return progenyof(e, depth);
       case ir::subroutine::rand:
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
@@ -1537,8 +1764,6 @@ class builder {
       case ir::subroutine::copyinstr:
       case ir::subroutine::basename:
       case ir::subroutine::dirname:
-      case ir::subroutine::progenyof:
-      case ir::subroutine::speculation:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
       case ir::subroutine::action:
@@ -1583,10 +1808,13 @@ class builder {
   }
 
   const ir::program& p_;
-  const target& t_;
+  const target* t_;  // the probe being compiled; ERROR while its clauses are
   const layout& l_;
   scratch_plan& s_;
   emitter e_;
+  label error_entry_ = e_.make_label();
+  std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
+  std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   const ir::clause* clause_ = nullptr;
   label next_;
   std::uint32_t probe_area_ = 0;
@@ -1628,9 +1856,13 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
 }  // namespace
 
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
-                   scratch_plan& scratch, std::size_t aggsize) {
+                   std::size_t nspec, scratch_plan& scratch, std::size_t aggsize) {
+  if (nspec > most_speculations)
+    throw error("nspec " + std::to_string(nspec) + " is more than the kernel engine's " +
+                std::to_string(most_speculations) + " speculative buffers");
   layout l;
   l.cpus = cpus;
+  l.nspec = static_cast<std::uint32_t>(nspec);
   for (const auto& o : program.options)
     if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
   l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
@@ -1639,6 +1871,10 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
 
   l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
+  for (const auto& p : probes)
+    if (p.provider == "dtrace" && p.name == "ERROR") l.error_probe = p;
+  l.speculations = l.globals_size;
+  l.globals_size += 8 * l.nspec;
   std::uint32_t probe_names = 1;
   for (const auto& p : probes)
     for (const auto* name : {&p.provider, &p.module, &p.function, &p.name})

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@ struct arg_field {
 
 /// A probe the kernel serves and the clauses it runs.
 struct target {
-  enum class kind : std::uint8_t { begin, end, syscall_entry, syscall_return, tracepoint, profile, tick,
+  /// error: dtrace:::ERROR, which has no program of its own: every program runs its clauses
+  /// after a fault.
+  enum class kind : std::uint8_t { begin, end, error, syscall_entry, syscall_return, tracepoint, profile, tick,
                                    user_entry, user_return, usdt };
   kind type = kind::begin;
   probe_info info;
@@ -64,14 +67,19 @@ inline std::uint32_t cache_entry_size(std::uint32_t key_size, std::size_t words)
 }
 
 /// Drop counters (per CPU) in the drops map.
-enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_slots };
+enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_speculation_unavailable,
+                                 drop_slots };
 
 /// A fault record's code: DTrace's DTRACEFLT_* numbers.
-enum fault_code : std::int32_t { fault_bad_address = 1, fault_divide_by_zero = 4 };
+enum fault_code : std::int32_t { fault_bad_address = 1, fault_illegal_operation = 3, fault_divide_by_zero = 4 };
 
-/// Ring buffer record kinds: the header's first word.
-enum record_kind : std::uint32_t { record_firing = 1, record_fault = 2 };
-inline constexpr std::uint32_t record_header = 16;  ///< kind, epid, probe, cpu (u32 each)
+/// Ring buffer record kinds: the header's first half-word.
+enum record_kind : std::uint16_t { record_firing = 1, record_fault = 2 };
+/// The header: kind and speculation (u16 each: the speculative buffer speculate() sent the
+/// firing to, 0 for none), then epid, probe and cpu (u32 each).
+inline constexpr std::uint32_t record_header = 16;
+inline constexpr std::int16_t record_speculation = 2;  ///< the speculation's offset in the header
+inline constexpr std::uint32_t most_speculations = 0xffff;  ///< nspec's bound: a u16 names them
 
 /// Offsets in the globals map (one mmap-able element the consumer reads and writes too).
 inline constexpr std::uint32_t global_exited = 0;   ///< nonzero once exit() ran
@@ -82,6 +90,9 @@ inline constexpr std::uint32_t global_generations = 16;  ///< one word per aggre
 struct layout {
   std::uint32_t strsize = 256;
   std::uint32_t globals_size = 0;
+  std::optional<probe_info> error_probe;  ///< dtrace:::ERROR, when the program enables it
+  std::uint32_t nspec = 1;            ///< speculative buffers speculation() hands out
+  std::uint32_t speculations = 0;     ///< in the globals: nspec words, nonzero for a buffer in use
   std::vector<std::uint32_t> variable_offset;  ///< in the globals, scratch (clause-locals) or task storage (thread-locals)
   std::vector<std::uint32_t> variable_map;     ///< map index of associative arrays; 0 else
   std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars
@@ -129,7 +140,8 @@ struct scratch_plan {
 /// A front cache takes its bytes a CPU out of `aggsize` (what each aggregation may hold a CPU),
 /// and only a quarter of it at most: a small aggsize keeps its exact limit on keys.
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
-                   scratch_plan& scratch, std::size_t aggsize = driver_options{}.aggsize);
+                   std::size_t nspec, scratch_plan& scratch,
+                   std::size_t aggsize = driver_options{}.aggsize);
 
 /// Generates the BPF program for one target, allocating in its scratch; throws error for what it
 /// cannot express (with the D source span). Map references are

@@ -116,9 +116,10 @@ bool uses_task_fields(const ir::program& program) {
   bool uses = false;
   for (const auto& c : program.clauses)
     ir::for_each_expression(c, [&](const ir::expr& e) {
-      uses |= e.kind == ir::expr::kind_t::builtin &&
-              (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) ||
-               e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp));
+      uses |= (e.kind == ir::expr::kind_t::builtin &&
+               (e.index == static_cast<std::uint32_t>(ir::builtin::ppid) ||
+                e.index == static_cast<std::uint32_t>(ir::builtin::vtimestamp))) ||
+              (e.kind == ir::expr::kind_t::call && e.function == ir::subroutine::progenyof);
     });
   return uses;
 }
@@ -373,9 +374,6 @@ struct driver::state {
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
       for (const auto& p : program.clauses[ci].probes) {
         auto matched = match_probes(p);
-        if (::fnmatch(p.name.empty() ? "*" : p.name.c_str(), "ERROR", 0) == 0 &&
-            (p.provider.empty() || ::fnmatch(p.provider.c_str(), "dtrace", 0) == 0))
-          throw error("dtrace:::ERROR is not supported by the kernel engine yet", p.where);
         if (matched.empty()) {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
@@ -418,7 +416,7 @@ struct driver::state {
       units.push_back(std::move(u));
     }
     for (std::size_t i = 0; i < targets.size(); ++i)
-      if (!grouped[i]) units.push_back({targets[i], {i}});
+      if (!grouped[i] && targets[i].type != target::kind::error) units.push_back({targets[i], {i}});
   }
 
   // Each raw_syscalls program finds its probe by system call number in a table of its own.
@@ -696,13 +694,16 @@ struct driver::state {
     std::uint32_t head[4];
     std::memcpy(head, data, sizeof head);
     const auto* body = static_cast<const std::byte*>(data) + record_header;
-    if (head[0] == record_firing) {
-      st.records.push_back({head[1], head[2], head[3], std::vector<std::byte>(body, body + (size - record_header))});
-    } else if (head[0] == record_fault && size >= record_header + 16) {
+    const auto kind = head[0] & 0xffff, speculation = head[0] >> 16;
+    if (kind == record_firing) {
+      st.records.push_back(
+          {head[1], head[2], head[3], std::vector<std::byte>(body, body + (size - record_header)), speculation});
+    } else if (kind == record_fault && size >= record_header + 16) {
       std::uint64_t fault_data[2];
       std::memcpy(fault_data, body, sizeof fault_data);
       char what[64];
       if (fault_data[0] == fault_divide_by_zero) std::snprintf(what, sizeof what, "divide-by-zero");
+      else if (fault_data[0] == fault_illegal_operation) std::snprintf(what, sizeof what, "illegal operation");
       else std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
       st.faults.push_back({head[1], head[2], what});
     }
@@ -732,6 +733,7 @@ std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t 
   const auto add = [&](const ir::probe& d) {
     for (auto& t : match_probes(d)) {
       const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
+                                  t.type == target::kind::error ||
                                   t.type == target::kind::profile || t.type == target::kind::tick;
       if (!description && in_process_too) continue;  // the full list has them from the in-process engine
       t.info.id = first_id + static_cast<std::uint32_t>(out.size());
@@ -756,7 +758,8 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.infos, st.cpus, st.scratch_prefix, st.options.aggsize);
+  st.plan = plan_layout(program, st.infos, st.cpus, options.nspec, st.scratch_prefix,
+                        st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
   // checker loaded it already for one naming kernel types).
@@ -822,7 +825,7 @@ std::vector<drop_count> driver::take_drops() {
   auto& st = *state_;
   std::vector<drop_count> out;
   std::vector<std::uint64_t> counts(st.cpus);
-  std::uint64_t dynamic = 0;
+  std::uint64_t dynamic = 0, unavailable = 0;
   for (std::uint32_t slot = 0; slot < drop_slots; ++slot) {
     if (bpf_map_lookup_elem(st.maps[map_drops].get(), &slot, counts.data()) != 0) continue;
     for (std::uint32_t cpu = 0; cpu < st.cpus; ++cpu) {
@@ -831,10 +834,12 @@ std::vector<drop_count> driver::take_drops() {
       seen = counts[cpu];
       if (fresh == 0) continue;
       if (slot == drop_dynamic) dynamic += fresh;
+      else if (slot == drop_speculation_unavailable) unavailable += fresh;
       else out.push_back({slot == drop_principal ? drop_count::kind::principal : drop_count::kind::aggregation, cpu, fresh});
     }
   }
   if (dynamic) out.push_back({drop_count::kind::dynamic, 0, dynamic});
+  if (unavailable) out.push_back({drop_count::kind::speculation_unavailable, 0, unavailable});
   return out;
 }
 
@@ -848,7 +853,7 @@ engine::factory engine_factory() {
       .make = [](const ir::program& program, const engine::run_options& run) -> std::unique_ptr<engine::source> {
         if (const auto why = unavailable()) throw error(*why);
         return std::make_unique<driver>(
-            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize});
+            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec});
       },
       // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
       // list when every probe is listed.

@@ -72,6 +72,10 @@ class emitter {
   void store_imm(reg base, std::int16_t off, std::int32_t imm, std::uint32_t bytes = 8) {
     put(BPF_ST | size_of(bytes) | BPF_MEM, base, 0, off, imm);
   }
+  /// The 8 bytes at base + off become src if they equal r0; r0 = what they were (Linux 5.12).
+  void compare_exchange(reg base, std::int16_t off, reg src) {
+    put(BPF_STX | BPF_DW | BPF_ATOMIC, base, src, off, BPF_CMPXCHG);
+  }
 
   // ---- control ----
   void jump(label to) { jump_op(BPF_JA, r0, r0, false, 0, to); }

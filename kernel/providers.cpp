@@ -355,6 +355,7 @@ std::vector<target> match_probes(const ir::probe& p) {
   };
   add(target::kind::begin, "dtrace", "", "", "BEGIN");
   add(target::kind::end, "dtrace", "", "", "END");
+  add(target::kind::error, "dtrace", "", "", "ERROR");
   const bool timer = p.name.rfind("tick-", 0) == 0 || p.name.rfind("profile-", 0) == 0;
   if (timer && !has_glob(p.name) &&
       add(p.name[0] == 't' ? target::kind::tick : target::kind::profile, "profile", "", "", p.name))

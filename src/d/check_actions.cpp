@@ -454,7 +454,7 @@ void checker::action_destructive(const call_site& c) {
               : c.name == "stop"  ? ir::action::stop
               : c.name == "panic" ? ir::action::panic
                                   : ir::action::breakpoint;
-  if (takes_one) c.st.args.push_back(integer_argument(c, 0, c.name == "raise" ? int_type() : integer_type("int64_t", 8, true)));
+  if (takes_one) c.st.args.push_back(integer_argument(c, 0, int_type()));  // both prototypes say int, as dtrace-utils'
 }
 
 void checker::action_printf(const call_site& c) {

@@ -1,5 +1,6 @@
-// D's library constants, as DTrace's errno.d, signal.d and its built-in NULL declare them (inline
-// int EIO = 5; ...): the names every D script may use, with this system's values.
+// D's library constants, as DTrace's errno.d, signal.d, its fault codes and its built-in NULL
+// declare them (inline int EIO = 5; ...): the names every D script may use, with this system's
+// values.
 
 #include <cerrno>
 #include <csignal>
@@ -70,6 +71,15 @@ constexpr library_inline signal_names[] = {
     {"SIGXCPU", SIGXCPU}, {"SIGXFSZ", SIGXFSZ},
 };
 
+// The fault codes an ERROR clause sees in arg4 (dtrace-utils' faults_defines.h).
+constexpr library_inline fault_names[] = {
+    {"DTRACEFLT_UNKNOWN", 0},    {"DTRACEFLT_BADADDR", 1},   {"DTRACEFLT_BADALIGN", 2},
+    {"DTRACEFLT_ILLOP", 3},      {"DTRACEFLT_DIVZERO", 4},   {"DTRACEFLT_NOSCRATCH", 5},
+    {"DTRACEFLT_KPRIV", 6},      {"DTRACEFLT_UPRIV", 7},     {"DTRACEFLT_TUPOFLOW", 8},
+    {"DTRACEFLT_BADSTACK", 9},   {"DTRACEFLT_BADSIZE", 10},  {"DTRACEFLT_BADINDEX", 11},
+    {"DTRACEFLT_LIBRARY", 1000},
+};
+
 }  // namespace
 
 std::optional<type> library_constant(std::string_view name, std::int64_t& value) {
@@ -77,7 +87,8 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
     value = 0;
     return integer_type("long", 8, true);
   }
-  for (const auto& table : {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names)})
+  for (const auto& table : {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names),
+                            std::span<const library_inline>(fault_names)})
     for (const auto& c : table)
       if (name == c.name) {
         value = c.value;

@@ -38,7 +38,7 @@ struct fault_signal {
   std::int64_t value = 0;  ///< the faulting address or value
 };
 inline constexpr std::int64_t fault_bad_address = 1;  // DTRACEFLT_BADADDR
-inline constexpr std::int64_t fault_illegal_operation = 2;  // DTRACEFLT_ILLOP
+inline constexpr std::int64_t fault_illegal_operation = 3;  // DTRACEFLT_ILLOP
 
 // speculate() of a buffer not in use: the clause stops, and its data goes nowhere.
 struct clause_abandoned {};
@@ -222,12 +222,12 @@ class runner {
   std::uint32_t speculation = 0;  // the buffer speculate() sent the clause's data to
 
  private:
-  // DTrace's ERROR probe: arg1 the probe id, arg2 the clause (EPID), arg3 the offset (0 here),
-  // arg4 the fault code, arg5 the faulting value.
+  // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the clause's index in
+  // the program (from 0), arg3 the offset (0 here), arg4 the fault code, arg5 the faulting value.
   void error_probe(const ir::clause& clause, const fault_signal& f) {
     for (const auto& b : st.probes)
       if (b.type == bound_probe::kind::error) {
-        const std::int64_t error_args[] = {0, probe_.info.id, clause.id, 0, f.code, f.value};
+        const std::int64_t error_args[] = {0, probe_.info.id, clause.id - 1, 0, f.code, f.value};
         runner(st, b, error_args, cpu_, caller).run();
       }
   }

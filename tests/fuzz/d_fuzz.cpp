@@ -31,7 +31,7 @@ void generate_for_kernel(const dtpp::ir::program& program) {
   for (const auto& t : targets) infos.push_back(t.info);
   try {
     dtpp::kernel::scratch_plan prefix;
-    const auto layout = dtpp::kernel::plan_layout(program, infos, 2, prefix);
+    const auto layout = dtpp::kernel::plan_layout(program, infos, 2, 1, prefix);
     for (const auto& t : targets) {
       auto scratch = prefix;
       (void)dtpp::kernel::generate(program, t, layout, scratch);

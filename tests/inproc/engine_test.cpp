@@ -115,7 +115,7 @@ TEST_CASE("a fault fires the ERROR probe with DTrace's arguments", "[inproc]") {
                        "ERROR { printf(\"error: probe %d clause %d fault %d value %d\\n\", arg1, arg2, arg4, arg5); }\n"
                        "testapp:::response { trace(copyinstr(arg0)); }\n",
                        [](auto&) { response(16); });
-  CHECK(out == "error: probe 1 clause 1 fault 4 value 0\nerror: probe 3 clause 3 fault 1 value 16\n\n");
+  CHECK(out == "error: probe 1 clause 0 fault 4 value 0\nerror: probe 3 clause 2 fault 1 value 16\n\n");
 }
 
 TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
@@ -348,13 +348,13 @@ TEST_CASE("lltostr and strtoll in every base, with DTrace's prefixes, signs and 
             "  strtoll(\"Zz\", 36), strtoll(\"\"), strtoll(\"+077\", 8), strtoll(\"0x\", 16), strtoll(\"-\"),\n"
             "  strtoll(\"9223372036854775807\"), strtoll(\"18446744073709551615\")); }",
             [](auto&) {}) == "-31 123 1295 0 63 0 0 9223372036854775807 -1\n\n");
-  // A base outside 2..36 is an illegal operation (fault 2) with the base as its value.
+  // A base outside 2..36 is an illegal operation (fault 3) with the base as its value.
   CHECK(run("BEGIN { x = lltostr(1, 1); }\n"
             "BEGIN { y = strtoll(\"1\", 37); }\n"
             "BEGIN { y = strtoll(\"1\", -2); }\n"
             "BEGIN { x = lltostr(1, 36); y = strtoll(\"1\", 2); printf(\"%s %d\\n\", x, y); }\n"
             "ERROR { printf(\"clause %d fault %d value %d\\n\", arg2, arg4, arg5); }",
-            [](auto&) {}) == "clause 1 fault 2 value 1\nclause 2 fault 2 value 37\nclause 3 fault 2 value -2\n1 1\n\n");
+            [](auto&) {}) == "clause 0 fault 3 value 1\nclause 1 fault 3 value 37\nclause 2 fault 3 value -2\n1 1\n\n");
 }
 
 TEST_CASE("lltostr, toupper, tolower and cleanpath results are at most strsize - 1 characters", "[inproc]") {

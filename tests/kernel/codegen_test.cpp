@@ -31,7 +31,7 @@ std::vector<bpf_insn> stub_code(const ir::program& program, kernel::target::kind
   const auto targets = kernel::stub_targets(program.clauses.size());
   const auto& t = *std::find_if(targets.begin(), targets.end(), [&](const kernel::target& s) { return s.type == kind; });
   kernel::scratch_plan scratch;
-  const auto layout = kernel::plan_layout(program, {t.info}, 1, scratch);
+  const auto layout = kernel::plan_layout(program, {t.info}, 1, 1, scratch);
   auto code = kernel::generate(program, t, layout, scratch);
   if (scratch_bytes) *scratch_bytes = scratch.image.size();
   return code;

@@ -33,6 +33,7 @@ struct driver_options {
   std::size_t bufsize = 4u << 20;     ///< ring buffer bytes (rounded up to a power of two)
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation's map
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map
+  std::size_t nspec = 1;              ///< speculative buffers
 };
 
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.

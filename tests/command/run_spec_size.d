@@ -1,5 +1,5 @@
 /* specsize bounds each buffer: 16 bytes a firing and its data (4 bytes an int), 44 and 52 bytes
-   here; what does not fit is dropped. spec_size gives it 90 bytes, spec_size_fits 96. */
+   here; what does not fit is dropped. run_spec_size gives it 90 bytes, run_spec_size_fits 96. */
 #pragma D option quiet
 
 BEGIN
