@@ -27,6 +27,7 @@
 #include "fd.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
+#include "dtpp/print/frames.hpp"
 #include "providers.hpp"
 
 namespace dtpp::kernel {
@@ -139,12 +140,27 @@ class map_aggregation final : public agg::live_aggregation {
     agg::dynamic_table t(desc_, cpus_);
     t.set_normal(normal_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
+    // Keys of usym(), mod() ... that name the same function or module are one row, as in DTrace.
+    const bool symbols = std::any_of(desc_.keys.begin(), desc_.keys.end(),
+                                     [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
+    std::map<std::string, std::size_t> rows;  // by canonical key bytes, when `symbols`
     for_each_entry([&](const std::uint8_t* key, const std::uint64_t* values) {
       // A key exists once some CPU wrote it (generation 0: never; trunc() writes 0 too).
       bool written = false;
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) written |= values[cpu * (stride_ / 8)] != 0;
       if (!written) return;
-      const auto row = t.add_row(decode(key));
+      auto decoded = decode(key);
+      std::size_t row = 0;
+      if (symbols) {
+        std::string bytes;
+        for (const auto& r : decoded.records)
+          bytes.append(std::to_string(r.string.size())).append(1, ':').append(r.string)
+              .append(reinterpret_cast<const char*>(&r.integer), 8);
+        const auto [it, fresh] = rows.emplace(std::move(bytes), t.size());
+        row = fresh ? t.add_row(std::move(decoded)) : it->second;
+      } else {
+        row = t.add_row(std::move(decoded));
+      }
       for (std::uint32_t cpu = 0; cpu < cpus_; ++cpu) {
         const auto* part = values + cpu * (stride_ / 8);
         if (part[0] != gen) continue;  // never updated on this CPU, or cleared since
@@ -217,6 +233,8 @@ class map_aggregation final : public agg::live_aggregation {
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else if (type.is_stack()) {
         k.records.push_back({type, 0, std::string(reinterpret_cast<const char*>(bytes + off), widths_[i])});
+        if (type.form != agg::symbol_form::none)
+          print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, k.records.back().string);
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes + off, 8);
