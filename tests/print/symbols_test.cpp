@@ -135,7 +135,7 @@ TEST_CASE("where a program counter is: its module, load base and function start"
   CHECK(nowhere.holder == nullptr);
 }
 
-TEST_CASE("-x mangled names frames by their mangled C++ names", "[symbols]") {
+TEST_CASE("frames are named by their mangled C++ names under -x mangled", "[symbols]") {
   symbols::cache c;
   const auto pid = static_cast<std::int64_t>(::getpid());
   const auto module = self().substr(self().rfind('/') + 1);

@@ -52,10 +52,8 @@ struct traced {
   }
   /// What sym(), usym(), uaddr(), mod() ... name: "a.out`main", "libc.so.6" (see frames.hpp).
   static traced symbol(std::string name) {
-    traced t;
+    auto t = string(std::move(name));
     t.type = kind::symbol;
-    t.size = 0;
-    t.text = std::move(name);
     return t;
   }
 
