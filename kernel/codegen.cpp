@@ -395,7 +395,8 @@ class builder {
   // A stack() or ustack() record at `at`: bpf_get_stack() fills it and zeroes what it leaves. A
   // user stack starts with the process id. BEGIN and END have no kernel stack of their own (they
   // run in dtpp's bpf() call), as in DTrace, where they fire outside any kernel path.
-  void stack_into(place at, const expr& e) {
+  void stack_into(place at, const expr& e, int depth = 0) {
+    if (e.t.form != agg::symbol_form::none) return symbol_into(at, e, depth);
     std::uint32_t skip = 0;
     std::int32_t flags = 0;
     if (e.t.kind == ir::type::category::ustack) {
@@ -408,11 +409,62 @@ class builder {
       zero(at, e.t.size);
       return;
     }
+    get_stack({at.base, at.offset + skip}, e.t.size - skip, flags);
+  }
+
+  // bpf_get_stack() of `bytes` into `at` (flags: 0 or BPF_F_USER_STACK); r0: the bytes it wrote,
+  // or a negative errno.
+  void get_stack(place at, std::uint32_t bytes, std::int32_t flags) {
     e_.mov(r1, r6);
-    pointer(r2, {at.base, at.offset + skip});
-    e_.mov(r3, static_cast<std::int32_t>(e.t.size - skip));
+    pointer(r2, at);
+    e_.mov(r3, static_cast<std::int32_t>(bytes));
     e_.mov(r4, flags);
     e_.call(BPF_FUNC_get_stack);
+  }
+
+  // caller and ucaller (the second frame of the stack, 0 without one), stackdepth and
+  // ustackdepth (its frames, up to the kernel's 127). BEGIN and END have no kernel stack.
+  void stack_builtin(bool user, bool depth) {
+    if (!user && (t_.type == target::kind::begin || t_.type == target::kind::end)) {
+      e_.mov(r0, 0);
+      return;
+    }
+    // A return probe fires at the return address: the caller is where it fires.
+    if (user && !depth && t_.type == target::kind::user_return) {
+      e_.load(r0, r6, 128);  // ip
+      return;
+    }
+    // At a function's entry its frame is not made yet: the caller is the return address on top
+    // of the stack (the kernel's unwinder skips it unless the function starts with push %rbp).
+    if (user && !depth && t_.type == target::kind::user_entry && t_.info.name == "entry") {
+      e_.load(r3, r6, 152);  // sp
+      return read_user_word();
+    }
+    const std::uint32_t bytes = depth ? 127 * 8 : 16;
+    const place at{r7, s_.allocate(bytes)};
+    e_.store_imm(at.base, off16(at.offset + 8), 0);
+    get_stack(at, bytes, user ? BPF_F_USER_STACK : 0);
+    if (!depth) {
+      e_.load(r0, at.base, off16(at.offset + 8));
+      return;
+    }
+    const auto done = e_.make_label();
+    e_.jump_if(BPF_JSGE, r0, 0, done);
+    e_.mov(r0, 0);
+    e_.bind(done);
+    e_.alu(BPF_RSH, r0, 3);
+  }
+
+  // A sym() ... umod() record at `at`: the address (after the process id, for a user one), named
+  // by the consumer.
+  void symbol_into(place at, const expr& e, int depth) {
+    const bool user = e.t.kind == ir::type::category::ustack;
+    eval(e.kids[0], depth);
+    e_.store(at.base, off16(at.offset + (user ? 8 : 0)), r0);
+    if (!user) return;
+    e_.call(BPF_FUNC_get_current_pid_tgid);
+    e_.alu(BPF_RSH, r0, 32);
+    e_.store(at.base, off16(at.offset), r0);
   }
 
   void put_value(const ir::record& r, const expr& e) {
@@ -505,7 +557,7 @@ class builder {
       if (types[i].kind == agg::key_type::category::string) {
         copy({r7, off}, eval_string(keys[i], depth), widths[i]);
       } else if (types[i].holds_bytes()) {
-        stack_into({r7, off}, keys[i]);
+        stack_into({r7, off}, keys[i], depth);
       } else {
         eval(keys[i], depth);
         e_.extend(r0, types[i].size, false);
@@ -957,6 +1009,13 @@ class builder {
       case ir::subroutine::speculation:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
+      case ir::subroutine::sym:
+      case ir::subroutine::func:
+      case ir::subroutine::mod:
+      case ir::subroutine::usym:
+      case ir::subroutine::ufunc:
+      case ir::subroutine::uaddr:
+      case ir::subroutine::umod:
       case ir::subroutine::action:
         break;
     }
@@ -1326,6 +1385,15 @@ class builder {
       case builtin::epid: e_.mov(r0, static_cast<std::int32_t>(clause_->id)); return;
       case builtin::id: return probe_id(r0);
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
+      case builtin::uregs:
+        if (t_.type != target::kind::user_entry && t_.type != target::kind::user_return && t_.type != target::kind::usdt)
+          throw error("uregs[] is available in pid and USDT clauses only", e.where);
+        e_.load(r0, r6, off16(static_cast<std::uint32_t>(8 * e.value)));
+        return;
+      case builtin::caller: return stack_builtin(false, false);
+      case builtin::ucaller: return stack_builtin(true, false);
+      case builtin::stackdepth: return stack_builtin(false, true);
+      case builtin::ustackdepth: return stack_builtin(true, true);
       case builtin::errno_value: {
         e_.mov(r0, 0);
         if (t_->type != target::kind::syscall_return) return;
@@ -1402,6 +1470,16 @@ class builder {
   }
 
   // r0 = argN of this probe.
+  // r0 = the 8 bytes of user memory at r3 (0 where unreadable).
+  void read_user_word() {
+    e_.store_imm(r10, misc_slot, 0);
+    e_.mov(r1, r10);
+    e_.alu(BPF_ADD, r1, misc_slot);
+    e_.mov(r2, 8);
+    e_.call(BPF_FUNC_probe_read_user);
+    e_.load(r0, r10, misc_slot);
+  }
+
   void argument(std::size_t n) {
     switch (t_->type) {
       case target::kind::syscall_entry:
@@ -1426,13 +1504,7 @@ class builder {
         }
         e_.load(r3, r6, 152);  // sp
         e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(8 * (n - 5)));
-        e_.store_imm(r10, misc_slot, 0);
-        e_.mov(r1, r10);
-        e_.alu(BPF_ADD, r1, misc_slot);
-        e_.mov(r2, 8);
-        e_.call(BPF_FUNC_probe_read_user);
-        e_.load(r0, r10, misc_slot);
-        return;
+        return read_user_word();
       }
       case target::kind::usdt: {
         if (n >= t_->usdt_args.size()) {
@@ -1766,6 +1838,13 @@ class builder {
       case ir::subroutine::dirname:
       case ir::subroutine::stack:
       case ir::subroutine::ustack:
+      case ir::subroutine::sym:
+      case ir::subroutine::func:
+      case ir::subroutine::mod:
+      case ir::subroutine::usym:
+      case ir::subroutine::ufunc:
+      case ir::subroutine::uaddr:
+      case ir::subroutine::umod:
       case ir::subroutine::action:
         break;
     }

@@ -28,6 +28,7 @@
 #include "fd.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
+#include "dtpp/print/frames.hpp"
 #include "providers.hpp"
 
 namespace dtpp::kernel {
@@ -183,11 +184,25 @@ class map_aggregation final : public agg::live_aggregation {
     agg::dynamic_table t(desc_, cpus_);
     t.set_normal(normal_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
-    // A key may be in the front cache of some CPUs and in the map for others: one row for both.
+    // One row per key: a key may be in the front cache of some CPUs and in the map for others,
+    // and keys of usym(), mod() ... that name the same function or module are one, as in DTrace
+    // (by their decoded bytes; other keys by their own).
+    const bool symbols = std::any_of(desc_.keys.begin(), desc_.keys.end(),
+                                     [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
     std::unordered_map<std::string, std::size_t> rows;
     const auto row_of = [&](const std::uint8_t* key) {
-      const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
-      if (fresh) it->second = t.add_row(decode(key));
+      if (!symbols) {
+        const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
+        if (fresh) it->second = t.add_row(decode(key));
+        return it->second;
+      }
+      auto decoded = decode(key);
+      std::string bytes;
+      for (const auto& r : decoded.records)
+        bytes.append(std::to_string(r.string.size())).append(1, ':').append(r.string)
+            .append(reinterpret_cast<const char*>(&r.integer), 8);
+      const auto [it, fresh] = rows.try_emplace(std::move(bytes), 0);
+      if (fresh) it->second = t.add_row(std::move(decoded));
       return it->second;
     };
     const auto merge = [&](std::size_t row, std::uint32_t cpu, const std::uint64_t* part) {
@@ -277,6 +292,8 @@ class map_aggregation final : public agg::live_aggregation {
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else if (type.is_stack()) {
         k.records.push_back({type, 0, std::string(reinterpret_cast<const char*>(bytes + off), widths_[i])});
+        if (type.form != agg::symbol_form::none)
+          print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, k.records.back().string);
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes + off, 8);

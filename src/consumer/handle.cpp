@@ -15,6 +15,7 @@
 #include "dtpp/d/library.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/inproc/engine.hpp"
+#include "dtpp/symbols/cache.hpp"
 
 namespace dtpp::consumer {
 namespace {
@@ -177,6 +178,7 @@ void handle::go() {
     (void)metrics();
     metrics_server_ = std::make_unique<metrics_server>(*address);
   }
+  symbols::shared_cache().name_mangled(options_.on("mangled"));
   s.go();
 }
 

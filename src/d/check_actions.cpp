@@ -259,7 +259,7 @@ checker::aggregating_fn checker::find_aggregating_function(std::string_view name
 agg::key_type checker::key_type_of(const type& t) const {
   using c = agg::key_type::category;
   if (t.is_string()) return {c::string, options_.strsize, false};
-  if (t.is_stack()) return {t.kind == type::category::stack ? c::stack : c::ustack, t.size, false};
+  if (t.is_stack()) return {t.kind == type::category::stack ? c::stack : c::ustack, t.size, false, t.form};
   return {c::integer, t.size, t.is_signed};
 }
 

@@ -45,7 +45,9 @@ const std::vector<builtin_info>& builtins() {
         {"epid", ir::builtin::epid, integer_type("uint64_t", 8, false)},
         {"id", ir::builtin::id, integer_type("uint_t", 4, false)},
         {"caller", ir::builtin::caller, integer_type("uintptr_t", 8, false)},
-        {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)}};
+        {"ucaller", ir::builtin::ucaller, integer_type("uint64_t", 8, false)},
+        {"stackdepth", ir::builtin::stackdepth, integer_type("uint32_t", 4, false)},
+        {"ustackdepth", ir::builtin::ustackdepth, integer_type("uint32_t", 4, false)}};
   }();
   return table;
 }
@@ -381,6 +383,21 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
                             base->kids[0]->text == "self";
   if (base->kind != ast::node_kind::identifier && !thread_array)
     fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (base->text == "uregs") {
+    auto i = n->kids.size() == 2 ? value(n->kids[1]) : expr{};
+    if (n->kids.size() != 2 || i.kind != kind_t::constant)
+      fail("D_UNKNOWN", "uregs[ ] takes one integer constant index (a register name of regs.d: R_PC, R_SP, R_RAX ...)", n->where);
+    const auto slot = user_register_slot(i.value);
+    if (!slot) fail("D_UNKNOWN", "uregs[" + std::to_string(i.value) + "]: no such register on x86-64", n->kids[1]->where);
+    expr e;
+    e.kind = kind_t::builtin;
+    e.index = static_cast<std::uint32_t>(ir::builtin::uregs);
+    e.value = *slot;
+    e.t = integer_type("uint64_t", 8, false);
+    e.text = "uregs";
+    e.where = n->where;
+    return e;
+  }
   if (base->text == "args") {
     if (n->kids.size() != 2)
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
@@ -434,6 +451,23 @@ namespace {
 
 struct subroutine { ir::subroutine id; const char* result; std::vector<const char*> params; std::size_t required; };
 
+// What sym() ... umod() give: one address kept as a stack of one frame (a user one after the
+// process id, as DTrace's _usymaddr records keep it), named by its form when printed.
+std::optional<type> symbol_type(ir::subroutine s) {
+  using id = ir::subroutine;
+  using form = agg::symbol_form;
+  const auto user = [](form f) { return type{type::category::ustack, 16, false, "_usymaddr", 0, 0, f}; };
+  const auto kernel = [](form f) { return type{type::category::stack, 8, false, "_symaddr", 0, 0, f}; };
+  switch (s) {
+    case id::sym: case id::func: return kernel(form::function);
+    case id::mod: return kernel(form::module);
+    case id::usym: case id::ufunc: return user(form::function);
+    case id::uaddr: return user(form::address);
+    case id::umod: return user(form::module);
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
 
 expr checker::call(const ast::node_ptr& n) {
@@ -456,7 +490,11 @@ expr checker::call(const ast::node_ptr& n) {
       {id::ntohs, "uint16_t", {"uint16_t"}, 1},      {id::ntohl, "uint32_t", {"uint32_t"}, 1},
       {id::ntohll, "uint64_t", {"uint64_t"}, 1},     {id::getmajor, "dev_t", {"dev_t"}, 1},
       {id::getminor, "dev_t", {"dev_t"}, 1},         {id::rand, "int", {}, 0},
-      {id::progenyof, "int", {"pid_t"}, 1},          {id::speculation, "int", {}, 0}};
+      {id::progenyof, "int", {"pid_t"}, 1},          {id::speculation, "int", {}, 0},
+      {id::sym, "uintptr_t", {"uintptr_t"}, 1},      {id::func, "uintptr_t", {"uintptr_t"}, 1},
+      {id::mod, "uintptr_t", {"uintptr_t"}, 1},      {id::usym, "uintptr_t", {"uintptr_t"}, 1},
+      {id::ufunc, "uintptr_t", {"uintptr_t"}, 1},    {id::uaddr, "uintptr_t", {"uintptr_t"}, 1},
+      {id::umod, "uintptr_t", {"uintptr_t"}, 1}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;
@@ -493,7 +531,7 @@ expr checker::call(const ast::node_ptr& n) {
            n->kids[i + 1]->where);
     e.kids.push_back(want.is_string() ? std::move(a) : cast_to(std::move(a), want));
   }
-  e.t = *named_type(s->result, options_.strsize);
+  e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.strsize));
   return e;
 }
 

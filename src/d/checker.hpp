@@ -33,6 +33,9 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize);
 // The type and (in `value`) the value of a constant D's library declares: NULL, the errno names
 // (EIO ...) and the signal names (SIGINT ...) (library.cpp).
 std::optional<type> library_constant(std::string_view name, std::int64_t& value);
+/// The struct pt_regs slot (8-byte word) of uregs[index], for regs.d's names; none for the
+/// segment registers x86-64's pt_regs lacks and numbers no name has.
+std::optional<std::uint32_t> user_register_slot(std::int64_t index);
 
 // The usual arithmetic conversions on D's integers.
 type promote(const type& a, const type& b);

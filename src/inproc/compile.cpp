@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 
+#include "dtpp/print/frames.hpp"
 #include "state.hpp"
 
 namespace dtpp::inproc::detail {
@@ -417,6 +418,13 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     case id::speculation:  // compiled with the engine's state (speculation_call)
     case id::stack:
     case id::ustack:
+    case id::sym:
+    case id::func:
+    case id::mod:
+    case id::usym:
+    case id::ufunc:
+    case id::uaddr:
+    case id::umod:
     case id::action:
       break;
   }
@@ -429,6 +437,8 @@ inline void set_record(agg::record& r, const agg::key_type& type, const value& v
   if (type.holds_bytes()) {
     r.string.assign(v.s);
     r.integer = 0;
+    if (type.form != agg::symbol_form::none)
+      print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, r.string);
   } else {
     r.string.clear();
     r.integer = static_cast<std::uint64_t>(v.i) &
@@ -808,6 +818,7 @@ class compiler {
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
+        if (e.t.form != agg::symbol_form::none) return symbol_call(e);
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
         // The kernel's stack: there is none under a probe fired in user space.
@@ -862,11 +873,23 @@ class compiler {
                         e.where);
   }
 
+  // sym() ... umod(): the address, after this process's id for a user one, as the kernel
+  // engine keeps it.
+  compiled_expr symbol_call(const expr& e) {
+    const bool user = e.t.kind == ir::type::category::ustack;
+    return [x = compile(e.kids[0]), user](runner& r) {
+      const std::uint64_t words[2] = {static_cast<std::uint64_t>(::getpid()), static_cast<std::uint64_t>(x(r).i)};
+      return value{0, std::string(reinterpret_cast<const char*>(user ? words : words + 1), user ? 16 : 8)};
+    };
+  }
+
   compiled_expr builtin_value(const expr& e) {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
       case builtin::curthread:
         throw kernel_only(e);
+      case builtin::uregs:
+        throw engine_error("uregs[] is available in the kernel engine's pid and USDT clauses only", e.where);
       case builtin::arg:
         return [n = static_cast<std::size_t>(e.value)](runner& r) {
           return value{n < r.args.size() ? r.args[n] : 0, {}};
@@ -891,6 +914,23 @@ class compiler {
         return [](runner&) { return value{::getgid(), {}}; };
       case builtin::cpu:
         return [](runner& r) { return value{r.cpu(), {}}; };
+      // The user stack from the code that fired: ucaller is its second frame, ustackdepth counts
+      // them (up to 127, the kernel's bound). There is no kernel stack here: caller and
+      // stackdepth stay 0.
+      case builtin::ucaller:
+        return [](runner& r) {
+          const auto bytes = user_stack(r.caller, 24);
+          std::int64_t pc = 0;
+          std::memcpy(&pc, bytes.data() + 16, 8);
+          return value{pc, {}};
+        };
+      case builtin::ustackdepth:
+        return [](runner& r) {
+          const auto bytes = user_stack(r.caller, 8 * 128);
+          std::int64_t frames = 0;
+          for (std::size_t at = 8; at < bytes.size() && bytes.compare(at, 8, std::string(8, '\0')) != 0; at += 8) ++frames;
+          return value{frames, {}};
+        };
       default:
         return [](runner&) { return value{}; };
     }

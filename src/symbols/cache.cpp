@@ -55,7 +55,7 @@ void cache::remember(std::int64_t pid) {
   remember_locked(pid);
 }
 
-std::string cache::frame(std::int64_t pid, std::uint64_t pc) {
+cache::place cache::locate(std::int64_t pid, std::uint64_t pc) {
   std::lock_guard lock(mutex_);
   const auto find = [&](const process& p) -> std::size_t {
     for (std::size_t i = 0; i < p.maps.size(); ++i)
@@ -69,14 +69,27 @@ std::string cache::frame(std::int64_t pid, std::uint64_t pc) {
     p = &remember_locked(pid);
     i = find(*p);
   }
-  if (i == p->maps.size() || !p->objects[i]) return hex(pc);
+  place where;
+  if (i == p->maps.size() || !p->objects[i]) return where;
   const auto& m = p->maps[i];
-  const auto module = m.path.substr(m.path.rfind('/') + 1);
+  where.module = m.path.substr(m.path.rfind('/') + 1);
+  where.load_base = m.start - m.offset;
   const auto address = p->objects[i]->address_of(pc - m.start + m.offset);
-  const auto* f = address ? p->objects[i]->function_at(*address) : nullptr;
-  if (!f) return module + "`" + hex(pc);
-  return *address > f->address ? module + "`" + f->name + "+" + hex(*address - f->address) : module + "`" + f->name;
+  where.holder = address ? p->objects[i]->function_at(*address) : nullptr;
+  if (where.holder) where.function_start = pc - (*address - where.holder->address);
+  return where;
 }
+
+std::string cache::frame(std::int64_t pid, std::uint64_t pc) {
+  const auto where = locate(pid, pc);
+  if (where.module.empty()) return hex(pc);
+  if (!where.holder) return where.module + "`" + hex(pc);
+  const auto& name = mangled_ ? where.holder->mangled : where.holder->name;
+  return pc > where.function_start ? where.module + "`" + name + "+" + hex(pc - where.function_start)
+                                   : where.module + "`" + name;
+}
+
+void cache::name_mangled(bool on) { mangled_ = on; }
 
 std::size_t cache::objects_read() const {
   std::lock_guard lock(mutex_);

@@ -117,6 +117,26 @@ std::pair<std::size_t, std::size_t> bpf_objects() {
   return {progs, maps};
 }
 
+// Whether the system's BPF programs and maps are back to at most `objects`. The kernel frees
+// closed ones after RCU grace periods (seconds, under load); the objects of the tests before may
+// still be going, so the count may end lower.
+bool bpf_objects_back_to(std::pair<std::size_t, std::size_t> objects) {
+  const auto returned = [&] {
+    const auto now = bpf_objects();
+    return now.first <= objects.first && now.second <= objects.second;
+  };
+  for (int i = 0; i < 1000 && !returned(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return returned();
+}
+
+// Lines of tracefs's uprobe_events (uprobes of the perf PMU leave none).
+std::size_t tracefs_uprobes() {
+  std::ifstream events("/sys/kernel/tracing/uprobe_events");
+  std::size_t n = 0;
+  for (std::string line; std::getline(events, line);) n += !line.empty();
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("getppid calls are counted exactly, from one thread and from two") {
@@ -713,12 +733,29 @@ TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
                     kernel::error);
   }
   CHECK(open_fds() == fds);
-  // The kernel frees closed programs and maps after RCU grace periods (seconds, under load); the
-  // objects of the tests before this one may still be going, so the count may end lower.
-  const auto returned = [&] {
-    const auto now = bpf_objects();
-    return now.first <= objects.first && now.second <= objects.second;
-  };
-  for (int i = 0; i < 1000 && !returned(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(returned());
+  CHECK(bpf_objects_back_to(objects));
+}
+
+namespace {
+__attribute__((noipa)) int traced_in_leak_loop(int v) { return v + 1; }
+}  // namespace
+
+TEST_CASE("attaching and detaching a pid probe 5 times leaves no fd, uprobe or BPF object") {
+  REQUIRE_KERNEL();
+  const auto fds = open_fds();
+  const auto objects = bpf_objects();
+  const auto uprobes = tracefs_uprobes();
+  for (int round = 0; round < 5; ++round) {
+    kernel::driver k(compile("pid" + me() + "::*traced_in_leak_loop*:entry, pid" + me() +
+                             "::*traced_in_leak_loop*:return { @[probename] = count(); }"));
+    k.go();
+    volatile int sink = 0;
+    for (int i = 0; i < 3; ++i) sink = sink + traced_in_leak_loop(i);
+    k.stop();
+    const auto counts = first_words(k.aggregation(1).snapshot());
+    CHECK(counts == std::map<std::string, std::int64_t>{{"entry", 3}, {"return", 3}});
+  }
+  CHECK(open_fds() == fds);
+  CHECK(tracefs_uprobes() == uprobes);
+  CHECK(bpf_objects_back_to(objects));
 }

@@ -8,8 +8,13 @@
 #include <csignal>
 
 #include <cstdint>
+#include <set>
 #include <string>
 
+#include <cstring>
+#include <vector>
+
+#include "dtpp/print/frames.hpp"
 #include "dtpp/symbols/cache.hpp"
 
 namespace symbols = dtpp::symbols;
@@ -112,4 +117,85 @@ TEST_CASE("a process's frames are named after it exits, once remembered", "[symb
   const auto module = self().substr(self().rfind('/') + 1);
   CHECK(c.frame(child, at) == module + "`int dtpp_symbols_test::twice<int>(int)+0x2");
   CHECK(c.frame(child, 0x10) == "0x10");
+}
+
+TEST_CASE("where a program counter is: its module, load base and function start", "[symbols]") {
+  symbols::cache c;
+  const auto pid = static_cast<std::int64_t>(::getpid());
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  const auto inside = c.locate(pid, at + 3);
+  CHECK(inside.module == self().substr(self().rfind('/') + 1));
+  REQUIRE(inside.holder != nullptr);
+  CHECK(inside.holder->name == "int dtpp_symbols_test::twice<int>(int)");
+  CHECK(inside.function_start == at);
+  const auto other = c.locate(pid, address_in_process(reinterpret_cast<const void*>(&self)));
+  CHECK(other.load_base == inside.load_base);
+  const auto nowhere = c.locate(pid, 0x10);
+  CHECK(nowhere.module.empty());
+  CHECK(nowhere.holder == nullptr);
+}
+
+TEST_CASE("frames are named by their mangled C++ names under -x mangled", "[symbols]") {
+  symbols::cache c;
+  const auto pid = static_cast<std::int64_t>(::getpid());
+  const auto module = self().substr(self().rfind('/') + 1);
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  c.name_mangled(true);
+  CHECK(c.frame(pid, at + 1) == module + "`_ZN17dtpp_symbols_test5twiceIiEET_S1_+0x1");
+  c.name_mangled(false);
+  CHECK(c.frame(pid, at + 1) == module + "`int dtpp_symbols_test::twice<int>(int)+0x1");
+}
+
+TEST_CASE("naming 1000 user stacks of 20 frames reads each mapped file once", "[symbols]") {
+  symbols::cache c;
+  const auto pid = static_cast<std::int64_t>(::getpid());
+  std::set<std::string> files;
+  for (const auto& m : symbols::read_maps(pid))
+    if (!m.path.empty() && m.path.front() == '/') files.insert(m.path);
+  const auto twice = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  const auto write = address_in_process(reinterpret_cast<const void*>(&::write));
+  std::size_t named = 0;
+  for (std::uint64_t stack = 0; stack < 1000; ++stack)
+    for (std::uint64_t frame = 0; frame < 20; ++frame)
+      named += !c.frame(pid, (frame % 2 ? write : twice) + (stack + frame) % 8).empty();
+  CHECK(named == 20000);
+  CHECK(c.objects_read() == files.size());
+}
+
+TEST_CASE("usym, uaddr and umod records print a function, an address and a module, and key by them", "[symbols]") {
+  using dtpp::agg::symbol_form;
+  const auto module = self().substr(self().rfind('/') + 1);
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  const auto record = [](std::uint64_t pc) {
+    const std::uint64_t words[2] = {static_cast<std::uint64_t>(::getpid()), pc};
+    return std::string(reinterpret_cast<const char*>(words), sizeof words);
+  };
+  const auto pc_of = [](const std::string& r) {
+    std::uint64_t pc = 0;
+    std::memcpy(&pc, r.data() + 8, 8);
+    return pc;
+  };
+  const auto r = record(at + 2);
+  CHECK(dtpp::print::symbol_name(symbol_form::function, true, r) == module + "`int dtpp_symbols_test::twice<int>(int)");
+  CHECK(dtpp::print::symbol_name(symbol_form::address, true, r) == module + "`int dtpp_symbols_test::twice<int>(int)+0x2");
+  CHECK(dtpp::print::symbol_name(symbol_form::module, true, r) == module);
+  CHECK(dtpp::print::symbol_name(symbol_form::function, true, record(0x10)) == "0x10");
+  CHECK(dtpp::print::symbol_name(symbol_form::module, true, record(0x10)) == "0x10");
+  CHECK(dtpp::print::symbol_name(symbol_form::function, false, std::string(8, '\0')) == "0x0");
+  CHECK(dtpp::print::stack_frames(true, r, symbol_form::address) ==
+        std::vector<std::string>{module + "`int dtpp_symbols_test::twice<int>(int)+0x2"});
+  // Keys: a function's addresses are one usym() key, one module's functions one umod() key;
+  // uaddr() keys stay apart.
+  auto by_function = r, by_address = r, by_module = r;
+  dtpp::print::canonical_symbol(symbol_form::function, true, by_function);
+  dtpp::print::canonical_symbol(symbol_form::address, true, by_address);
+  dtpp::print::canonical_symbol(symbol_form::module, true, by_module);
+  CHECK(pc_of(by_function) == at);
+  CHECK(pc_of(by_address) == at + 2);
+  auto other_module = record(address_in_process(reinterpret_cast<const void*>(&self)));
+  dtpp::print::canonical_symbol(symbol_form::module, true, other_module);
+  CHECK(other_module == by_module);
+  auto unknown = record(0x10);
+  dtpp::print::canonical_symbol(symbol_form::function, true, unknown);
+  CHECK(pc_of(unknown) == 0x10);
 }

@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "dtpp/agg/symbol_form.hpp"
+
 namespace dtpp::agg {
 
 /// The type of one key record, as an aggregation descriptor lists it.
@@ -27,6 +29,8 @@ struct key_type {
   enum class category : std::uint8_t { integer, string, stack, ustack } kind = category::integer;
   std::uint32_t size = 8;   ///< bytes of an integer or a stack; strsize of a string (0: unbounded)
   bool is_signed = true;
+  /// A stack of one frame that a symbol function made prints and keys as agg::symbol_form says.
+  symbol_form form = symbol_form::none;
   /// Whether a record of this type keeps bytes (a string or a stack) rather than an integer.
   bool holds_bytes() const { return kind != category::integer; }
   bool is_stack() const { return kind == category::stack || kind == category::ustack; }

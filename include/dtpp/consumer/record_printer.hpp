@@ -67,9 +67,10 @@ inline print::traced read_record(const ir::record& r, std::span<const std::byte>
     const auto* text = reinterpret_cast<const char*>(at);
     return print::traced::string(std::string(text, ::strnlen(text, size)));
   }
-  if (r.t.is_stack())
-    return print::traced::stack(print::stack_frames(r.t.kind == ir::type::category::ustack,
-                                                std::string_view(reinterpret_cast<const char*>(at), size)));
+  const std::string_view bytes(reinterpret_cast<const char*>(at), size);
+  if (r.t.form != agg::symbol_form::none)
+    return print::traced::symbol(print::symbol_name(r.t.form, r.t.kind == ir::type::category::ustack, bytes));
+  if (r.t.is_stack()) return print::traced::stack(print::stack_frames(r.t.kind == ir::type::category::ustack, bytes));
   std::uint64_t bits = 0;
   std::memcpy(&bits, at, std::min<std::size_t>(size, 8));  // little-endian: low bytes first
   return print::traced::integer(static_cast<std::int64_t>(bits), r.size, r.t.is_signed);
@@ -268,7 +269,9 @@ class record_printer {
 
   static print::traced traced_key(const agg::record& r) {
     if (r.type.kind == agg::key_type::category::string) return print::traced::string(r.string);
-    if (r.type.is_stack()) return print::traced::stack(print::stack_frames(r.type.kind == agg::key_type::category::ustack, r.string));
+    const bool user = r.type.kind == agg::key_type::category::ustack;
+    if (r.type.form != agg::symbol_form::none) return print::traced::symbol(print::symbol_name(r.type.form, user, r.string));
+    if (r.type.is_stack()) return print::traced::stack(print::stack_frames(user, r.string));
     return print::traced::integer(static_cast<std::int64_t>(r.integer), r.type.size,
                                 r.type.is_signed);
   }

@@ -32,6 +32,8 @@ enum class builtin : std::uint8_t {
   arg,  ///< arg0..arg9 and args[N]; expr::index holds N
   timestamp, vtimestamp, walltimestamp, pid, ppid, tid, uid, gid, cpu, execname, probeprov,
   probemod, probefunc, probename, errno_value, epid, id, curthread, caller, ucaller,
+  stackdepth, ustackdepth,
+  uregs,  ///< uregs[R_...]: expr::value holds the struct pt_regs word it reads
 };
 
 /// D's operators, as the checker resolved them. The binary ones also name a compound
@@ -86,10 +88,13 @@ inline std::optional<op> op_spelled(std::string_view text, op first, op last) {
 }
 
 /// D's subroutines, and stack() and ustack() as values (aggregation keys, trace, printf).
+/// sym() ... umod() name one address: a stack or ustack of one frame whose type's `form` says
+/// how it prints.
 enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
+  sym, func, mod, usym, ufunc, uaddr, umod,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -126,6 +131,13 @@ inline std::string_view name(subroutine s) {
     case subroutine::speculation: return "speculation";
     case subroutine::stack: return "stack";
     case subroutine::ustack: return "ustack";
+    case subroutine::sym: return "sym";
+    case subroutine::func: return "func";
+    case subroutine::mod: return "mod";
+    case subroutine::usym: return "usym";
+    case subroutine::ufunc: return "ufunc";
+    case subroutine::uaddr: return "uaddr";
+    case subroutine::umod: return "umod";
     case subroutine::action: return "action";
   }
   return "?";

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "dtpp/agg/symbol_form.hpp"
+
 namespace dtpp::ir {
 
 /// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack: a
@@ -25,6 +27,8 @@ struct type {
   std::uint32_t id = 0;
   /// A pointer into a type_table's types: the id of the type it points to (0: not such a pointer).
   std::uint32_t pointee = 0;
+  /// A stack or ustack of one frame made by sym(), usym(), uaddr(), mod() ...: how it prints.
+  agg::symbol_form form = agg::symbol_form::none;
 
   bool is_integer() const { return kind == category::integer; }
   bool is_string() const { return kind == category::string; }

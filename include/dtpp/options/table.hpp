@@ -97,6 +97,7 @@ inline constexpr option_spec option_table[] = {
     {"linknommap", value_kind::any},
     {"linktype", value_kind::text},
     {"lockmem", value_kind::text, {}, when::run},
+    {"mangled", value_kind::none},  // Apple DTrace's: C++ names in output stay mangled
     {"maxframes", value_kind::toggle, {}, when::run},
     {"metrics", value_kind::text},         // dtpp's own: serve OpenMetrics at ADDRESS:PORT
     {"metrics_labels", value_kind::text},  // dtpp's own: @agg:label,...;... names keys

@@ -46,6 +46,8 @@ void print_key(std::string& out, const Key& key, const print_options& options = 
     for (const auto& r : key.records) {
       if (r.type.kind == agg::key_type::category::string)
         print_string_record(out, r.string, r.type.size);
+      else if (r.type.form != agg::symbol_form::none)
+        detail::print_symbol(out, symbol_name(r.type.form, r.type.kind == agg::key_type::category::ustack, r.string));
       else if (r.type.is_stack())
         detail::print_stack(out, stack_frames(r.type.kind == agg::key_type::category::ustack, r.string), 14, "%s");
       else

@@ -44,7 +44,7 @@ inline constexpr std::string_view no_frames = "[no frames]";
 /// The frames a key record gives, root first.
 inline std::vector<std::string> folded_frames(const agg::record& r) {
   if (r.type.is_stack()) {
-    const auto frames = stack_frames(r.type.kind == agg::key_type::category::ustack, r.string);
+    const auto frames = stack_frames(r.type.kind == agg::key_type::category::ustack, r.string, r.type.form);
     if (frames.empty()) return {std::string(no_frames)};
     return {frames.rbegin(), frames.rend()};
   }

@@ -153,11 +153,17 @@ inline void print_stack(std::string& out, std::span<const std::string> frames, i
   }
 }
 
+// A symbol as DTrace prints one traced or as a key: "  %-50s", quiet or not.
+inline void print_symbol(std::string& out, std::string_view name) {
+  append(out, "  %-50.*s", static_cast<int>(name.size()), name.data());
+}
+
 // The text a conversion that wants a string prints for an argument of another kind (which the
 // D checker rejects): integers in decimal, stacks as their addresses.
 inline std::string text_of(const traced& v) {
   switch (v.type) {
     case traced::kind::string:
+    case traced::kind::symbol:
       return std::string(until_nul(v.text));
     case traced::kind::integer:
       return v.is_signed ? std::to_string(v.as_signed()) : std::to_string(v.as_unsigned());
@@ -336,6 +342,9 @@ inline void print_trace(std::string& out, const traced& v, bool quiet) {
     }
     case traced::kind::stack:
       detail::print_stack(out, v.frames, 14, "%s");
+      return;
+    case traced::kind::symbol:
+      detail::print_symbol(out, v.text);
       return;
     case traced::kind::integer:
       break;

@@ -31,6 +31,7 @@ using json = nlohmann::ordered_json;
 inline json json_value(const traced& v) {
   switch (v.type) {
     case traced::kind::string:
+    case traced::kind::symbol:
       return v.text.substr(0, v.text.find('\0'));
     case traced::kind::stack:
       return v.frames;
@@ -44,6 +45,8 @@ inline json json_value(const traced& v) {
 /// One key record of a run-time aggregation, as json_value() gives a traced value.
 inline json json_key(const agg::record& r) {
   if (r.type.kind == agg::key_type::category::string) return r.string.substr(0, r.string.find('\0'));
+  if (r.type.form != agg::symbol_form::none)
+    return symbol_name(r.type.form, r.type.kind == agg::key_type::category::ustack, r.string);
   if (r.type.is_stack())
     return stack_frames(r.type.kind == agg::key_type::category::ustack, r.string);
   if (!r.type.is_signed) {

@@ -131,7 +131,7 @@ inline void append_key_value(std::string& out, const agg::record& r) {
     return;
   }
   if (r.type.kind == category::string) return append_label_value(out, r.string);
-  const auto frames = stack_frames(r.type.kind == category::ustack, r.string);
+  const auto frames = stack_frames(r.type.kind == category::ustack, r.string, r.type.form);
   std::string joined;
   for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
     if (!joined.empty()) joined += ';';

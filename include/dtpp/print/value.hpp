@@ -19,13 +19,13 @@ namespace dtpp::print {
 ///     traced::integer(-2, 1, true)   // (signed char)-2: bits 0xfe, size 1
 ///     traced::string("hello")
 struct traced {
-  enum class kind { integer, string, stack };
+  enum class kind { integer, string, stack, symbol };
 
   kind type = kind::integer;
   std::uint64_t bits = 0;             ///< an integer's bits, zero-extended from `size` bytes
   std::uint32_t size = 8;             ///< an integer's size in bytes: 1, 2, 4 or 8
   bool is_signed = true;              ///< whether the integer's D type is signed
-  std::string text;                   ///< a string (up to its first NUL)
+  std::string text;                   ///< a string (up to its first NUL), a symbol's name
   std::vector<std::string> frames;    ///< a stack's frames, named (see frames.hpp)
 
   static traced integer(std::int64_t value, std::uint32_t size, bool is_signed) {
@@ -48,6 +48,12 @@ struct traced {
     t.type = kind::stack;
     t.size = 0;
     t.frames = std::move(frames);
+    return t;
+  }
+  /// What sym(), usym(), uaddr(), mod() ... name: "a.out`main", "libc.so.6" (see frames.hpp).
+  static traced symbol(std::string name) {
+    auto t = string(std::move(name));
+    t.type = kind::symbol;
     return t;
   }
 

@@ -3,6 +3,7 @@
 // (a -c command's stacks are printed when the run ends).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -34,6 +35,19 @@ class cache {
   /// is in none of those kept, as when a library was loaded since.
   std::string frame(std::int64_t pid, std::uint64_t pc);
 
+  /// Where `pc` of `pid` is: the object's basename (empty when in no file mapping), the address in
+  /// the process where that object is loaded, and the function holding pc, if any.
+  struct place {
+    std::string module;
+    std::uint64_t load_base = 0;
+    const function* holder = nullptr;
+    std::uint64_t function_start = 0;  ///< the holder's first byte in the process
+  };
+  place locate(std::int64_t pid, std::uint64_t pc);
+
+  /// Names frames by their mangled C++ names (-x mangled) rather than demangled.
+  void name_mangled(bool on);
+
   /// Every object read so far (for tests: each file once).
   std::size_t objects_read() const;
 
@@ -49,6 +63,7 @@ class cache {
   std::map<std::pair<std::string, std::string>, std::unique_ptr<object>> objects_;  ///< by path, build-id
   std::map<std::int64_t, process> processes_;
   std::size_t reads_ = 0;
+  std::atomic<bool> mangled_ = false;
 };
 
 /// The cache the whole program shares: the stack printer's, and the one a command fills before
