@@ -1106,6 +1106,7 @@ class builder {
       case builtin::epid: e_.mov(r0, static_cast<std::int32_t>(clause_->id)); return;
       case builtin::id: return probe_id(r0);
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
+      case builtin::probe_record: e_.mov(r0, r6); return;
       case builtin::errno_value: {
         e_.mov(r0, 0);
         if (t_.type != target::kind::syscall_return) return;

@@ -176,15 +176,8 @@ expr checker::identifier(const std::string& name, ast::span where) {
     e.where = where;
     return e;
   }
-  if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]))) {
-    expr e;
-    e.kind = kind_t::builtin;
-    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
-    e.value = name[3] - '0';
-    e.t = integer_type("int64_t", 8, true);
-    e.where = where;
-    return e;
-  }
+  if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3])))
+    return untyped_argument(name[3] - '0', where);
   for (const auto& b : builtins())
     if (name == b.name) {
       expr e;
@@ -197,6 +190,9 @@ expr checker::identifier(const std::string& name, ast::span where) {
       return e;
     }
   if (name == "curthread") return curthread(where);
+  // One value each on Linux, as dtrace-utils has them: no interrupt priority levels, one zone.
+  if (name == "ipl") return cast_to(integer_constant(0, true, false, where), integer_type("uint_t", 4, false));
+  if (name == "zonename") return string_constant("global", where);
   std::int64_t constant = 0;
   if (const auto t = library_constant(name, constant)) {
     expr e;
@@ -337,6 +333,8 @@ expr checker::sized(std::uint64_t size, ast::span where) {
 // self->x, this->x. `assigned` is the value's type when the member is being assigned.
 expr checker::member(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
+  if (n->text == "->" && base->kind == ast::node_kind::identifier && base->text == "args")
+    return named_argument(n->name, n->where);
   if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
     return object_member(n);
   const bool thread = base->text == "self";
@@ -367,13 +365,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
     auto i = value(n->kids[1]);
     if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
-    expr e;
-    e.kind = kind_t::builtin;
-    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
-    e.value = i.value;
-    e.t = integer_type("int64_t", 8, true);
-    e.where = n->where;
-    return e;
+    return probe_argument(i.value, n->where);
   }
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {

@@ -2,6 +2,7 @@
 // kernel's types (structs, unions, pointers and arrays from the compile's type_table).
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -319,6 +320,104 @@ expr checker::string_of(const ast::node_ptr& n) {
   e.kids.push_back(std::move(v));
   e.where = n->where;
   return e;
+}
+
+
+// The arguments every probe of the clause declares alike (asked of the type table once per clause).
+const std::vector<ir::probe_argument>& checker::clause_arguments() {
+  if (clause_arguments_) return *clause_arguments_;
+  clause_arguments_.emplace();
+  if (!options_.types || !clause_probes_) return *clause_arguments_;
+  bool first = true;
+  for (const auto& p : *clause_probes_) {
+    auto own = options_.types->probe_arguments(p);
+    if (first) {
+      *clause_arguments_ = std::move(own);
+      first = false;
+      continue;
+    }
+    std::size_t same = 0;
+    while (same < own.size() && same < clause_arguments_->size() && own[same] == (*clause_arguments_)[same]) ++same;
+    clause_arguments_->resize(same);
+  }
+  return *clause_arguments_;
+}
+
+// argN: the probe's Nth argument as a 64-bit integer, whatever its type.
+expr checker::untyped_argument(std::int64_t n, ast::span where) {
+  expr e;
+  e.kind = kind_t::builtin;
+  e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+  e.value = n;
+  e.t = integer_type("int64_t", 8, true);
+  e.where = where;
+  return e;
+}
+
+// args[N] as the clause's probes declare it: an integer or pointer of its C type, a char array
+// or a __data_loc string as a string; int64_t where they do not say (or disagree).
+expr checker::probe_argument(std::int64_t n, ast::span where) {
+  auto raw = untyped_argument(n, where);
+  const auto& declared = clause_arguments();
+  if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return raw;
+  const auto& a = declared[static_cast<std::size_t>(n)];
+  std::string name = a.type_name;
+  for (const char* qualifier : {"const ", "volatile "})
+    for (auto at = name.find(qualifier); at != std::string::npos; at = name.find(qualifier)) name.erase(at, std::strlen(qualifier));
+  expr record;
+  record.kind = kind_t::builtin;
+  record.index = static_cast<std::uint32_t>(ir::builtin::probe_record);
+  record.t = integer_type("uintptr_t", 8, false);
+  record.text = "probe_record";
+  record.where = where;
+  if (name == "__data_loc char[]") {  // 16 bits of length, 16 of offset in the record
+    auto offset = raw;
+    offset.t = integer_type("uint32_t", 4, false);
+    expr low;
+    low.kind = kind_t::binary;
+    low.operation = ir::op::bit_and;
+    low.t = offset.t;
+    low.where = where;
+    low.kids.push_back(std::move(offset));
+    low.kids.push_back(integer_constant(0xffff, true, false, where));
+    expr address;
+    address.kind = kind_t::binary;
+    address.operation = ir::op::add;
+    address.t = integer_type("char *", 8, false);
+    address.where = where;
+    address.kids.push_back(std::move(record));
+    address.kids.push_back(std::move(low));
+    return memory_string(std::move(address), where);
+  }
+  if (name.rfind("char[", 0) == 0 && name.back() == ']') {  // a char array inside the record
+    expr chars;
+    chars.kind = kind_t::memory;
+    chars.t = {type::category::array, a.size, false, a.type_name};
+    chars.value = a.offset;
+    chars.where = where;
+    chars.kids.push_back(std::move(record));
+    return memory_string(std::move(chars), where);
+  }
+  if (name.find('[') != std::string::npos)
+    fail("D_UNKNOWN", "args[" + std::to_string(n) + "] of type " + a.type_name + " is not supported yet", where);
+  auto t = find_type(name);
+  if (!t || !t->is_integer()) t = integer_type(a.type_name, a.size >= 8 ? 8 : a.size, a.is_signed);
+  if (t->is_pointer()) {
+    raw.t = *t;
+    raw.t.name = a.type_name;
+    return raw;
+  }
+  auto e = cast_to(std::move(raw), *t);
+  e.t.name = a.type_name;
+  return e;
+}
+
+// args->name: the argument the clause's probes declare by that name.
+expr checker::named_argument(const std::string& name, ast::span where) {
+  const auto& declared = clause_arguments();
+  for (std::size_t i = 0; i < declared.size(); ++i)
+    if (declared[i].name == name) return probe_argument(static_cast<std::int64_t>(i), where);
+  fail("D_TYPE_MEMBER", name + " is not a member of the probe's arguments", where);
 }
 
 }  // namespace dtpp::d::detail

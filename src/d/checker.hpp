@@ -82,6 +82,13 @@ class checker {
   expr memory_string(expr chars, ast::span where);
   expr string_of(const ast::node_ptr& n);
 
+  // ---- probe arguments: args[N] and args->name as the clause's probes declare them -----------
+
+  const std::vector<ir::probe_argument>& clause_arguments();
+  expr untyped_argument(std::int64_t n, ast::span where);
+  expr probe_argument(std::int64_t n, ast::span where);
+  expr named_argument(const std::string& name, ast::span where);
+
   // ---- aggregations (check_actions.cpp) ------------------------------------------------------
 
   // A call of an action or of an aggregating function, as the function that checks it gets it.
@@ -205,6 +212,8 @@ class checker {
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;
+  const std::vector<ir::probe>* clause_probes_ = nullptr;  // the clause being checked's
+  std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked
 };
 
 }  // namespace dtpp::d::detail

@@ -866,6 +866,7 @@ class compiler {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
       case builtin::curthread:
+      case builtin::probe_record:
         throw kernel_only(e);
       case builtin::arg:
         return [n = static_cast<std::size_t>(e.value)](runner& r) {

@@ -32,6 +32,9 @@ enum class builtin : std::uint8_t {
   arg,  ///< arg0..arg9 and args[N]; expr::index holds N
   timestamp, vtimestamp, walltimestamp, pid, ppid, tid, uid, gid, cpu, execname, probeprov,
   probemod, probefunc, probename, errno_value, epid, id, curthread, caller, ucaller,
+  /// The address of the probe's record (a tracepoint's, in kernel memory), where the arguments
+  /// that are not values lie: a char array, a __data_loc string.
+  probe_record,
 };
 
 /// D's operators, as the checker resolved them. The binary ones also name a compound
