@@ -307,6 +307,7 @@ expr checker::object(const ast::node_ptr& n) {
     case ast::node_kind::conditional: return conditional(n);
     case ast::node_kind::assign: return assign(n);
     case ast::node_kind::cast: return cast(n);
+    case ast::node_kind::offsetof: return offset_of(n);
     case ast::node_kind::sizeof_type: {
       const auto t = find_type(n->text);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
@@ -358,8 +359,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   const bool thread_array = base->kind == ast::node_kind::member && base->text == "->" &&
                             base->kids[0]->kind == ast::node_kind::identifier &&
                             base->kids[0]->text == "self";
-  if (base->kind != ast::node_kind::identifier && !thread_array)
-    fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (base->kind != ast::node_kind::identifier && !thread_array) return element_of(n);
   if (base->text == "args") {
     if (n->kids.size() != 2)
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
@@ -474,7 +474,7 @@ expr checker::prefix(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (op == "++" || op == "--") return increment(n, true);
   if (op == "*") return dereference(n);
-  if (op == "&") fail("D_UNKNOWN", "operator & is not supported yet", n->where);
+  if (op == "&") return address_of(n);
   auto v = value(n->kids[0]);
   if (op == "!") {
     if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);

@@ -289,6 +289,81 @@ expr checker::dereference(const ast::node_ptr& n) {
   return e;
 }
 
+namespace {
+
+expr add_offset(expr address, expr offset, const type& t) {
+  expr e;
+  e.kind = kind_t::binary;
+  e.operation = ir::op::add;
+  e.t = t;
+  e.where = address.where;
+  e.kids.push_back(std::move(address));
+  e.kids.push_back(std::move(offset));
+  return e;
+}
+
+}  // namespace
+
+// &x: the address of an object in kernel memory (a member, an element, *p), a pointer to it.
+expr checker::address_of(const ast::node_ptr& n) {
+  const auto& operand = n->kids[0];
+  if (operand->kind == ast::node_kind::identifier || (operand->kind == ast::node_kind::member &&
+                                                      operand->kids[0]->kind == ast::node_kind::identifier &&
+                                                      (operand->kids[0]->text == "self" || operand->kids[0]->text == "this")))
+    fail("D_ADDROF_VAR", "cannot take address of dynamic variable", n->where);
+  auto o = object(operand);
+  if (o.kind == kind_t::cast && o.kids.size() == 1 && o.kids[0].kind == kind_t::binary)
+    fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
+  if (o.kind != kind_t::memory) fail("D_ADDROF_LVAL", "unacceptable operand for unary & operator", n->where);
+  // A struct, union or array points to its own type; an integer member is a plain address.
+  const type t = o.t.is_object() && o.t.id != 0 ? pointer_to(o.t) : integer_type(o.t.name + " *", 8, false);
+  auto offset = integer_constant(static_cast<std::uint64_t>(o.value), true, false, n->where);
+  return add_offset(std::move(o.kids[0]), std::move(offset), t);
+}
+
+// p[i] and a[i]: the element i places past a pointer or into an array of the kernel's types.
+expr checker::element_of(const ast::node_ptr& n) {
+  auto base = object(n->kids[0]);
+  if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  auto& types = kernel_types("operator [ ]", n->where);
+  std::optional<type> t;
+  if (base.t.kind == type::category::array) t = types.element(base.t.id);
+  else if (base.t.is_pointer()) t = types.resolve(base.t.pointee);
+  else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
+  auto i = value(n->kids[1]);
+  if (!i.t.is_integer() || i.t.is_pointer()) fail("D_OP_INT", "operator [ ] requires an operand of integral type", n->kids[1]->where);
+  expr e;
+  e.kind = kind_t::memory;
+  e.t = *t;
+  e.where = n->where;
+  if (i.kind == kind_t::constant && base.kind == kind_t::memory && base.t.kind == type::category::array) {
+    e.value = base.value + i.value * t->size;  // a[3] of a member: one offset from the same address
+    e.kids = std::move(base.kids);
+    return e;
+  }
+  expr scaled;
+  scaled.kind = kind_t::binary;
+  scaled.operation = ir::op::multiply;
+  scaled.t = integer_type("long", 8, true);
+  scaled.where = n->where;
+  scaled.kids.push_back(cast_to(std::move(i), scaled.t));
+  scaled.kids.push_back(integer_constant(t->size, true, false, n->where));
+  e.kids.push_back(add_offset(std::move(base), std::move(scaled), integer_type("uintptr_t", 8, false)));
+  return e;
+}
+
+// offsetof(struct T, member): the member's byte offset, a constant.
+expr checker::offset_of(const ast::node_ptr& n) {
+  const auto t = find_type(n->text);
+  if (!t || t->kind != type::category::record)
+    fail("D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type", n->where);
+  const auto m = kernel_types("offsetof", n->where).member(t->id, n->name);
+  if (!m) fail("D_UNKNOWN", "failed to determine offset of " + n->name + ": Member name not found", n->where);
+  if (m->bit_size != 0) fail("D_OFFSETOF_BITFIELD", "cannot take offset of a bit-field: " + n->name, n->where);
+  return sized(m->bit_offset / 8, n->where);
+}
+
 // Whether `t` is a char array or a char pointer of the type table's: what D reads as a string.
 bool checker::holds_chars(const type& t, ast::span where) {
   const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };

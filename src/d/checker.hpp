@@ -78,6 +78,9 @@ class checker {
   expr object_member(const ast::node_ptr& n);
   expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
   expr dereference(const ast::node_ptr& n);
+  expr address_of(const ast::node_ptr& n);
+  expr element_of(const ast::node_ptr& n);
+  expr offset_of(const ast::node_ptr& n);
   bool holds_chars(const type& t, ast::span where);
   expr memory_string(expr chars, ast::span where);
   expr string_of(const ast::node_ptr& n);

@@ -157,25 +157,48 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: pointer arithmetic is not supported yet: operator ++ @ self->p++"},
       {"BEGIN { self->p = curthread; self->p -= 8; }",
        "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
-      {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
-      {"BEGIN { trace(curthread->comm[0]); }",
-       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
+      {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
+      {"BEGIN { trace(&self->x); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &self->x"},
+      {"BEGIN { trace(&1); }", "D_ADDROF_LVAL: unacceptable operand for unary & operator @ &1"},
+      {"BEGIN { trace(curthread->pid[0]); }",
+       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->pid[0]"},
+      {"BEGIN { trace(curthread->opaque[1]); }", "D_DEREF_VOID: cannot dereference pointer to void @ curthread->opaque[1]"},
+      {"BEGIN { trace(curthread->comm[\"a\"]); }",
+       "D_OP_INT: operator [ ] requires an operand of integral type @ \"a\""},
+      {"BEGIN { trace(offsetof(int, a)); }", "D_OFFSETOF_TYPE: offsetof operand must be a struct or union type @ offsetof(int, a)"},
+      {"BEGIN { trace(offsetof(struct task_struct, flag)); }",
+       "D_OFFSETOF_BITFIELD: cannot take offset of a bit-field: flag @ offsetof(struct task_struct, flag)"},
+      {"BEGIN { trace(offsetof(struct task_struct, nosuch)); }",
+       "D_UNKNOWN: failed to determine offset of nosuch: Member name not found @ offsetof(struct task_struct, nosuch)"},
       {"struct foo { int a; };\nBEGIN { exit(0); }",
        "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct"},
       {"typedef int t1; struct s { int a; } ;\ntypedef int t2;\nBEGIN { trace(offsetof(struct s, a)); }",
        "D_UNKNOWN: typedef is not supported yet @ typedef\n"
        "D_UNKNOWN: struct, union and enum declarations are not supported yet @ struct\n"
-       "D_UNKNOWN: typedef is not supported yet @ typedef\n"
-       "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
+       "D_UNKNOWN: typedef is not supported yet @ typedef"},
       {"union u { int a; };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ union"},
       {"enum e { A };", "D_UNKNOWN: struct, union and enum declarations are not supported yet @ enum"},
       {"typedef int myint;", "D_UNKNOWN: typedef is not supported yet @ typedef"},
-      {"BEGIN { trace(offsetof(struct task_struct, pid)); }", "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
       {"BEGIN { trace(xlate<psinfo_t *>(curthread)); }", "D_UNKNOWN: translators are not supported yet @ xlate"},
       {"translator psinfo_t < int x > { pr_pid = x; };", "D_UNKNOWN: translators are not supported yet @ translator"},
       {"BEGIN { trace(`max_pfn); }", "D_UNKNOWN: kernel symbols (`name) are not supported yet @ `"},
   };
   for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("& takes a member's address, [] indexes arrays and pointers by the element's size, offsetof is constant",
+          "[d][types]") {
+  CHECK(lowered("BEGIN { trace(&curthread->comm); }") == "(curthread + 24)\n");
+  CHECK(lowered("BEGIN { trace(&curthread->se.sum_exec_runtime); }") == "(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace(&curthread->real_parent->pid); }") == "(*(struct task_struct *)(curthread + 16) + 8)\n");
+  // A constant index into a member array is one offset; a variable one is scaled at run time.
+  CHECK(lowered("BEGIN { trace(curthread->comm[3]); }") == "*(char)(curthread + 27)\n");
+  CHECK(lowered("BEGIN { i = 2; trace(curthread->comm[i]); }") == "*(char)((*(char [16])(curthread + 24) + ((long)i * 1)) + 0)\n");
+  CHECK(lowered("BEGIN { trace(curthread->real_parent[1].pid); }") ==
+        "*(pid_t)((*(struct task_struct *)(curthread + 16) + (1 * 64)) + 8)\n");
+  CHECK(lowered("BEGIN { trace(curthread->name[0]); }") == "*(char)((*(char *)(curthread + 56) + (0 * 1)) + 0)\n");
+  CHECK(lowered("BEGIN { trace(offsetof(struct task_struct, pid)); trace(offsetof(struct task_struct, comm)); "
+                "trace(offsetof(struct task_struct, anon_member)); }") == "8\n24\n60\n");
 }
 
 TEST_CASE("without a type table, kernel types are an error that says where they come from",

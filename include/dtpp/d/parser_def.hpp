@@ -289,6 +289,10 @@ const auto sizeof_type_action = [](auto& ctx) {
 const auto sizeof_expr_action = [](auto& ctx) {
   fill(ctx, node_kind::sizeof_expr, "", {x3::_attr(ctx)});
 };
+const auto offsetof_action = [](auto& ctx) {
+  fill(ctx, node_kind::offsetof, boost::fusion::at_c<0>(x3::_attr(ctx)));
+  x3::_val(ctx)->name = boost::fusion::at_c<1>(x3::_attr(ctx));
+};
 const auto stringof_action = [](auto& ctx) {
   fill(ctx, node_kind::stringof, "", {x3::_attr(ctx)});
 };
@@ -302,6 +306,7 @@ const auto primary_def = x3::eps[open_node] >> (
     (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
+    (x3::lexeme["offsetof" >> word_end] > '(' > type_name > ',' > identifier_text > ')')[offsetof_action] |
     identifier_text[leaf<node_kind::identifier>{}] |
     ('(' > expression > ')')[pass_through]);
 
@@ -531,7 +536,6 @@ inline const char* not_supported_yet(const std::string& token) {
   if (token == "struct" || token == "union" || token == "enum")
     return "struct, union and enum declarations are not supported yet";
   if (token == "typedef") return "typedef is not supported yet";
-  if (token == "offsetof") return "offsetof is not supported yet";
   if (token == "xlate" || token == "translator") return "translators are not supported yet";
   if (token == "`") return "kernel symbols (`name) are not supported yet";
   return nullptr;
