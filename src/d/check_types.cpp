@@ -307,7 +307,7 @@ expr add_offset(expr address, expr offset, const type& t) {
 // &x: the address of an object in kernel memory (a member, an element, *p), a pointer to it.
 expr checker::address_of(const ast::node_ptr& n) {
   const auto& operand = n->kids[0];
-  if (operand->kind == ast::node_kind::identifier || (operand->kind == ast::node_kind::member &&
+  if (operand->kind == ast::node_kind::identifier || operand->kind == ast::node_kind::aggregation || (operand->kind == ast::node_kind::member &&
                                                       operand->kids[0]->kind == ast::node_kind::identifier &&
                                                       (operand->kids[0]->text == "self" || operand->kids[0]->text == "this")))
     fail("D_ADDROF_VAR", "cannot take address of dynamic variable", n->where);

@@ -158,6 +158,7 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
       {"BEGIN { self->p = curthread; self->p -= 8; }",
        "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
+      {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
       {"BEGIN { trace(&self->x); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &self->x"},
       {"BEGIN { trace(&1); }", "D_ADDROF_LVAL: unacceptable operand for unary & operator @ &1"},
       {"BEGIN { trace(curthread->pid[0]); }",

@@ -369,6 +369,25 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   CHECK(text.text() == line + line);
 }
 
+TEST_CASE("[] and & on the kernel's memory: comm's bytes by constant and variable index, addresses, offsetof") {
+  REQUIRE_KERNEL();
+  char comm[16] = {};
+  REQUIRE(::prctl(PR_GET_NAME, comm) == 0);
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                   "/ { i = 1; printf(\"%c%c %d %d %s\\n\", curthread->comm[0], curthread->comm[i], "
+                   "&curthread->comm[2] - &curthread->comm[0], "
+                   "(uintptr_t)&curthread->pid - (uintptr_t)curthread == offsetof(struct task_struct, pid), "
+                   "stringof(curthread->group_leader[0].comm)); }"));
+  h.go();
+  getppids(1);
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  CHECK(text.text() == std::string{comm[0], comm[1]} + " 2 1 " + comm + "\n");
+}
+
 TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and the in-process engine refuses it") {
   REQUIRE_KERNEL();
   {
