@@ -6,6 +6,7 @@
 #include <csignal>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "../fake_types.hpp"
 #include "dtpp/d/check.hpp"
@@ -200,6 +201,26 @@ TEST_CASE("& takes a member's address, [] indexes arrays and pointers by the ele
   CHECK(lowered("BEGIN { trace(curthread->name[0]); }") == "*(char)((*(char *)(curthread + 56) + (0 * 1)) + 0)\n");
   CHECK(lowered("BEGIN { trace(offsetof(struct task_struct, pid)); trace(offsetof(struct task_struct, comm)); "
                 "trace(offsetof(struct task_struct, anon_member)); }") == "8\n24\n60\n");
+}
+
+TEST_CASE("args[N] and args->name take the types the clause's probes declare alike", "[d][types]") {
+  fake_types types;
+  const auto types_of = [&](const std::string& text) {
+    const auto r = check(text, &types);
+    INFO(text);
+    REQUIRE(r.errors.empty());
+    std::vector<std::string> names;
+    for (const auto& st : r.program.clauses[0].statements) names.push_back(st.args[0].t.name);
+    return names;
+  };
+  CHECK(types_of("test:::a { trace(args[0]); trace(args->s); trace(args[2]->pid); trace(args->task); trace(args[3]); "
+                 "trace(arg0); }") ==
+        std::vector<std::string>{"int", "string", "pid_t", "struct task_struct *", "int64_t", "int64_t"});
+  // b declares y where a declares s: only x is declared alike.
+  CHECK(types_of("test:::a, test:::b { trace(args[0]); trace(args[1]); }") == std::vector<std::string>{"int", "int64_t"});
+  CHECK(error_of("test:::a, test:::b { trace(args->s); }", &types) ==
+        "D_TYPE_MEMBER: s is not a member of the probe's arguments @ args->s");
+  CHECK(types_of("test:::c { trace(args[0]); }") == std::vector<std::string>{"int64_t"});
 }
 
 TEST_CASE("without a type table, kernel types are an error that says where they come from",
