@@ -15,8 +15,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dtpp/kernel/types.hpp"
+#include "providers.hpp"
 
 namespace dtpp::kernel {
 
@@ -97,6 +99,33 @@ class btf_types final : public ir::type_table {
     const btf_type* t = b ? btf__type_by_id(b, array) : nullptr;
     if (!t || !btf_is_array(t)) return std::nullopt;
     return resolve(btf_array(t)->type);
+  }
+
+  // System call entries and tracepoints declare their arguments in their tracefs format files.
+  std::vector<ir::probe_argument> probe_arguments(const ir::probe& description) override {
+    if (description.provider != "syscall" && description.provider != "tracepoint") return {};
+    std::vector<target> probes;
+    try {
+      probes = match_probes(description);
+    } catch (const error&) {
+      return {};  // tracefs unreadable: running the program says why
+    }
+    std::vector<ir::probe_argument> common;
+    bool first = true;
+    for (const auto& t : probes) {
+      if (t.type != target::kind::syscall_entry && t.type != target::kind::tracepoint) continue;
+      std::vector<ir::probe_argument> own;
+      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed});
+      if (first) {
+        common = std::move(own);
+        first = false;
+        continue;
+      }
+      std::size_t same = 0;
+      while (same < common.size() && same < own.size() && common[same] == own[same]) ++same;
+      common.resize(same);
+    }
+    return common;
   }
 
  private:

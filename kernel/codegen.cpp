@@ -1394,6 +1394,7 @@ class builder {
       case builtin::ucaller: return stack_builtin(true, false);
       case builtin::stackdepth: return stack_builtin(false, true);
       case builtin::ustackdepth: return stack_builtin(true, true);
+      case builtin::probe_record: e_.mov(r0, r6); return;
       case builtin::errno_value: {
         e_.mov(r0, 0);
         if (t_->type != target::kind::syscall_return) return;

@@ -17,11 +17,13 @@
 namespace dtpp::kernel {
 
 
-/// Where argN of a probe comes from in its BPF context.
+/// Where argN of a probe comes from in its BPF context, and what tracefs calls and types it.
 struct arg_field {
   std::uint32_t offset = 0;
   std::uint32_t size = 8;
   bool is_signed = false;
+  std::string name;       ///< "filename"
+  std::string type_name;  ///< as the format file declares it: "const char *", "char[16]", "__data_loc char[]"
 };
 
 /// A probe the kernel serves and the clauses it runs.

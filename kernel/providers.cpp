@@ -78,6 +78,13 @@ std::vector<std::string> subsystems_with(const std::string& event) {
   return out;
 }
 
+// A field's type from its declaration without the name: "const char * " and "" give
+// "const char *", "char " and "[16]" give "char[16]".
+std::string declared_type(std::string before_name, const std::string& bounds) {
+  while (!before_name.empty() && before_name.back() == ' ') before_name.pop_back();
+  return before_name + bounds;
+}
+
 // The tracepoint's id and its fields after the common ones, as arguments.
 bool read_format(const std::string& subsystem, const std::string& event, target& t) {
   const auto path = tracefs() + "/events/" + subsystem + "/" + event + "/format";
@@ -94,14 +101,15 @@ bool read_format(const std::string& subsystem, const std::string& event, target&
       const auto at = line.find(name);
       return at == std::string::npos ? 0u : static_cast<std::uint32_t>(std::stoul(line.substr(at + std::strlen(name))));
     };
-    // The name is the last identifier of the declaration (before any array bounds).
-    auto end = decl.find('[');
-    if (end == std::string::npos) end = decl.size();
+    // The name is the last identifier of the declaration, before its array bounds if it ends
+    // with some ("char comm[16]"; "__data_loc char[] filename" has its bounds before the name).
+    auto end = !decl.empty() && decl.back() == ']' ? decl.find('[') : decl.size();
     auto begin = end;
     while (begin > 0 && (std::isalnum(static_cast<unsigned char>(decl[begin - 1])) || decl[begin - 1] == '_')) --begin;
     const auto name = decl.substr(begin, end - begin);
     if (name.rfind("common_", 0) == 0 || name == "__syscall_nr") continue;
-    t.args.push_back({number("offset:"), number("size:"), number("signed:") != 0});
+    t.args.push_back({number("offset:"), number("size:"), number("signed:") != 0, name,
+                      declared_type(decl.substr(0, begin), decl.substr(end))});
   }
   return t.tracepoint_id != 0;
 }
@@ -308,7 +316,7 @@ target raw_syscalls(target::kind kind) {
     throw error("tracefs has no raw_syscalls events");
   t.args.clear();
   if (entry)
-    for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false});
+    for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false, {}, "unsigned long"});
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "dtpp/ir/type_table.hpp"
 
@@ -97,6 +98,15 @@ class fake_types final : public ir::type_table {
   std::optional<ir::type> element(std::uint32_t array) override {
     ++lookups;
     return array == 5 ? resolve(4) : std::nullopt;
+  }
+  // test:::a and test:::b both declare `int x` first; then a has `char s[8]` and a task pointer,
+  // b a `long y`.
+  std::vector<ir::probe_argument> probe_arguments(const ir::probe& p) override {
+    if (p.provider != "test") return {};
+    if (p.name == "a")
+      return {{"x", "int", 8, 4, true}, {"s", "char[8]", 12, 8, false}, {"task", "struct task_struct *", 24, 8, false}};
+    if (p.name == "b") return {{"x", "int", 8, 4, true}, {"y", "long", 12, 8, true}};
+    return {};
   }
 
  private:

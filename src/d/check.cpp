@@ -80,6 +80,8 @@ void checker::clause(const ast::clause& c) {
     } catch (const failed&) {
     }
   }
+  clause_probes_ = &out.probes;
+  clause_arguments_.reset();
   const auto actions_errors = result_.errors.size();
   std::uint32_t offset = 0;
   clause_actions done;
@@ -113,6 +115,7 @@ void checker::clause(const ast::clause& c) {
     std::rotate(result_.errors.begin() + static_cast<std::ptrdiff_t>(actions_errors),
                 result_.errors.begin() + static_cast<std::ptrdiff_t>(predicate_errors), result_.errors.end());
   }
+  clause_probes_ = nullptr;
   // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
   // errors make the program unusable anyway.
   result_.program.clauses.push_back(std::move(out));

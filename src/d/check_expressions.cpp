@@ -192,15 +192,8 @@ expr checker::identifier(const std::string& name, ast::span where) {
     e.where = where;
     return e;
   }
-  if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]))) {
-    expr e;
-    e.kind = kind_t::builtin;
-    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
-    e.value = name[3] - '0';
-    e.t = integer_type("int64_t", 8, true);
-    e.where = where;
-    return e;
-  }
+  if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3])))
+    return untyped_argument(name[3] - '0', where);
   for (const auto& b : builtins())
     if (name == b.name) {
       expr e;
@@ -213,6 +206,9 @@ expr checker::identifier(const std::string& name, ast::span where) {
       return e;
     }
   if (name == "curthread") return curthread(where);
+  // One value each on Linux, as dtrace-utils has them: no interrupt priority levels, one zone.
+  if (name == "ipl") return cast_to(integer_constant(0, true, false, where), integer_type("uint_t", 4, false));
+  if (name == "zonename") return string_constant("global", where);
   std::int64_t constant = 0;
   if (const auto t = library_constant(name, constant)) {
     expr e;
@@ -327,6 +323,7 @@ expr checker::object(const ast::node_ptr& n) {
     case ast::node_kind::conditional: return conditional(n);
     case ast::node_kind::assign: return assign(n);
     case ast::node_kind::cast: return cast(n);
+    case ast::node_kind::offsetof: return offset_of(n);
     case ast::node_kind::sizeof_type: {
       const auto t = find_type(n->text);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
@@ -358,6 +355,8 @@ expr checker::sized(std::uint64_t size, ast::span where) {
 // self->x, this->x. `assigned` is the value's type when the member is being assigned.
 expr checker::member(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
+  if (n->text == "->" && base->kind == ast::node_kind::identifier && base->text == "args")
+    return named_argument(n->name, n->where);
   if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
     return object_member(n);
   const bool thread = base->text == "self";
@@ -381,8 +380,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   const bool thread_array = base->kind == ast::node_kind::member && base->text == "->" &&
                             base->kids[0]->kind == ast::node_kind::identifier &&
                             base->kids[0]->text == "self";
-  if (base->kind != ast::node_kind::identifier && !thread_array)
-    fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (base->kind != ast::node_kind::identifier && !thread_array) return element_of(n);
   if (base->text == "uregs") {
     auto i = n->kids.size() == 2 ? value(n->kids[1]) : expr{};
     if (n->kids.size() != 2 || i.kind != kind_t::constant)
@@ -403,13 +401,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
     auto i = value(n->kids[1]);
     if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
-    expr e;
-    e.kind = kind_t::builtin;
-    e.index = static_cast<std::uint32_t>(ir::builtin::arg);
-    e.value = i.value;
-    e.t = integer_type("int64_t", 8, true);
-    e.where = n->where;
-    return e;
+    return probe_argument(i.value, n->where);
   }
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {
@@ -539,7 +531,7 @@ expr checker::prefix(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (op == "++" || op == "--") return increment(n, true);
   if (op == "*") return dereference(n);
-  if (op == "&") fail("D_UNKNOWN", "operator & is not supported yet", n->where);
+  if (op == "&") return address_of(n);
   auto v = value(n->kids[0]);
   if (op == "!") {
     if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);

@@ -2,6 +2,7 @@
 // kernel's types (structs, unions, pointers and arrays from the compile's type_table).
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -298,6 +299,81 @@ expr checker::dereference(const ast::node_ptr& n) {
   return e;
 }
 
+namespace {
+
+expr add_offset(expr address, expr offset, const type& t) {
+  expr e;
+  e.kind = kind_t::binary;
+  e.operation = ir::op::add;
+  e.t = t;
+  e.where = address.where;
+  e.kids.push_back(std::move(address));
+  e.kids.push_back(std::move(offset));
+  return e;
+}
+
+}  // namespace
+
+// &x: the address of an object in kernel memory (a member, an element, *p), a pointer to it.
+expr checker::address_of(const ast::node_ptr& n) {
+  const auto& operand = n->kids[0];
+  if (operand->kind == ast::node_kind::identifier || operand->kind == ast::node_kind::aggregation || (operand->kind == ast::node_kind::member &&
+                                                      operand->kids[0]->kind == ast::node_kind::identifier &&
+                                                      (operand->kids[0]->text == "self" || operand->kids[0]->text == "this")))
+    fail("D_ADDROF_VAR", "cannot take address of dynamic variable", n->where);
+  auto o = object(operand);
+  if (o.kind == kind_t::cast && o.kids.size() == 1 && o.kids[0].kind == kind_t::binary)
+    fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
+  if (o.kind != kind_t::memory) fail("D_ADDROF_LVAL", "unacceptable operand for unary & operator", n->where);
+  // A struct, union or array points to its own type; an integer member is a plain address.
+  const type t = o.t.is_object() && o.t.id != 0 ? pointer_to(o.t) : integer_type(o.t.name + " *", 8, false);
+  auto offset = integer_constant(static_cast<std::uint64_t>(o.value), true, false, n->where);
+  return add_offset(std::move(o.kids[0]), std::move(offset), t);
+}
+
+// p[i] and a[i]: the element i places past a pointer or into an array of the kernel's types.
+expr checker::element_of(const ast::node_ptr& n) {
+  auto base = object(n->kids[0]);
+  if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  auto& types = kernel_types("operator [ ]", n->where);
+  std::optional<type> t;
+  if (base.t.kind == type::category::array) t = types.element(base.t.id);
+  else if (base.t.is_pointer()) t = types.resolve(base.t.pointee);
+  else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
+  auto i = value(n->kids[1]);
+  if (!i.t.is_integer() || i.t.is_pointer()) fail("D_OP_INT", "operator [ ] requires an operand of integral type", n->kids[1]->where);
+  expr e;
+  e.kind = kind_t::memory;
+  e.t = *t;
+  e.where = n->where;
+  if (i.kind == kind_t::constant && base.kind == kind_t::memory && base.t.kind == type::category::array) {
+    e.value = base.value + i.value * t->size;  // a[3] of a member: one offset from the same address
+    e.kids = std::move(base.kids);
+    return e;
+  }
+  expr scaled;
+  scaled.kind = kind_t::binary;
+  scaled.operation = ir::op::multiply;
+  scaled.t = integer_type("long", 8, true);
+  scaled.where = n->where;
+  scaled.kids.push_back(cast_to(std::move(i), scaled.t));
+  scaled.kids.push_back(integer_constant(t->size, true, false, n->where));
+  e.kids.push_back(add_offset(std::move(base), std::move(scaled), integer_type("uintptr_t", 8, false)));
+  return e;
+}
+
+// offsetof(struct T, member): the member's byte offset, a constant.
+expr checker::offset_of(const ast::node_ptr& n) {
+  const auto t = find_type(n->text);
+  if (!t || t->kind != type::category::record)
+    fail("D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type", n->where);
+  const auto m = kernel_types("offsetof", n->where).member(t->id, n->name);
+  if (!m) fail("D_UNKNOWN", "failed to determine offset of " + n->name + ": Member name not found", n->where);
+  if (m->bit_size != 0) fail("D_OFFSETOF_BITFIELD", "cannot take offset of a bit-field: " + n->name, n->where);
+  return sized(m->bit_offset / 8, n->where);
+}
+
 // Whether `t` is a char array or a char pointer of the type table's: what D reads as a string.
 bool checker::holds_chars(const type& t, ast::span) {
   const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
@@ -329,6 +405,104 @@ expr checker::string_of(const ast::node_ptr& n) {
   e.kids.push_back(std::move(v));
   e.where = n->where;
   return e;
+}
+
+
+// The arguments every probe of the clause declares alike (asked of the type table once per clause).
+const std::vector<ir::probe_argument>& checker::clause_arguments() {
+  if (clause_arguments_) return *clause_arguments_;
+  clause_arguments_.emplace();
+  if (!options_.types || !clause_probes_) return *clause_arguments_;
+  bool first = true;
+  for (const auto& p : *clause_probes_) {
+    auto own = options_.types->probe_arguments(p);
+    if (first) {
+      *clause_arguments_ = std::move(own);
+      first = false;
+      continue;
+    }
+    std::size_t same = 0;
+    while (same < own.size() && same < clause_arguments_->size() && own[same] == (*clause_arguments_)[same]) ++same;
+    clause_arguments_->resize(same);
+  }
+  return *clause_arguments_;
+}
+
+// argN: the probe's Nth argument as a 64-bit integer, whatever its type.
+expr checker::untyped_argument(std::int64_t n, ast::span where) {
+  expr e;
+  e.kind = kind_t::builtin;
+  e.index = static_cast<std::uint32_t>(ir::builtin::arg);
+  e.value = n;
+  e.t = integer_type("int64_t", 8, true);
+  e.where = where;
+  return e;
+}
+
+// args[N] as the clause's probes declare it: an integer or pointer of its C type, a char array
+// or a __data_loc string as a string; int64_t where they do not say (or disagree).
+expr checker::probe_argument(std::int64_t n, ast::span where) {
+  auto raw = untyped_argument(n, where);
+  const auto& declared = clause_arguments();
+  if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return raw;
+  const auto& a = declared[static_cast<std::size_t>(n)];
+  std::string name = a.type_name;
+  for (const char* qualifier : {"const ", "volatile "})
+    for (auto at = name.find(qualifier); at != std::string::npos; at = name.find(qualifier)) name.erase(at, std::strlen(qualifier));
+  expr record;
+  record.kind = kind_t::builtin;
+  record.index = static_cast<std::uint32_t>(ir::builtin::probe_record);
+  record.t = integer_type("uintptr_t", 8, false);
+  record.text = "probe_record";
+  record.where = where;
+  if (name == "__data_loc char[]") {  // 16 bits of length, 16 of offset in the record
+    auto offset = raw;
+    offset.t = integer_type("uint32_t", 4, false);
+    expr low;
+    low.kind = kind_t::binary;
+    low.operation = ir::op::bit_and;
+    low.t = offset.t;
+    low.where = where;
+    low.kids.push_back(std::move(offset));
+    low.kids.push_back(integer_constant(0xffff, true, false, where));
+    expr address;
+    address.kind = kind_t::binary;
+    address.operation = ir::op::add;
+    address.t = integer_type("char *", 8, false);
+    address.where = where;
+    address.kids.push_back(std::move(record));
+    address.kids.push_back(std::move(low));
+    return memory_string(std::move(address), where);
+  }
+  if (name.rfind("char[", 0) == 0 && name.back() == ']') {  // a char array inside the record
+    expr chars;
+    chars.kind = kind_t::memory;
+    chars.t = {type::category::array, a.size, false, a.type_name};
+    chars.value = a.offset;
+    chars.where = where;
+    chars.kids.push_back(std::move(record));
+    return memory_string(std::move(chars), where);
+  }
+  if (name.find('[') != std::string::npos)
+    fail("D_UNKNOWN", "args[" + std::to_string(n) + "] of type " + a.type_name + " is not supported yet", where);
+  auto t = find_type(name);
+  if (!t || !t->is_integer()) t = integer_type(a.type_name, a.size >= 8 ? 8 : a.size, a.is_signed);
+  if (t->is_pointer()) {
+    raw.t = *t;
+    raw.t.name = a.type_name;
+    return raw;
+  }
+  auto e = cast_to(std::move(raw), *t);
+  e.t.name = a.type_name;
+  return e;
+}
+
+// args->name: the argument the clause's probes declare by that name.
+expr checker::named_argument(const std::string& name, ast::span where) {
+  const auto& declared = clause_arguments();
+  for (std::size_t i = 0; i < declared.size(); ++i)
+    if (declared[i].name == name) return probe_argument(static_cast<std::int64_t>(i), where);
+  fail("D_TYPE_MEMBER", name + " is not a member of the probe's arguments", where);
 }
 
 }  // namespace dtpp::d::detail

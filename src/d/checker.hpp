@@ -97,9 +97,19 @@ class checker {
   expr object_member(const ast::node_ptr& n);
   expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
   expr dereference(const ast::node_ptr& n);
+  expr address_of(const ast::node_ptr& n);
+  expr element_of(const ast::node_ptr& n);
+  expr offset_of(const ast::node_ptr& n);
   bool holds_chars(const type& t, ast::span where);
   expr memory_string(expr chars, ast::span where);
   expr string_of(const ast::node_ptr& n);
+
+  // ---- probe arguments: args[N] and args->name as the clause's probes declare them -----------
+
+  const std::vector<ir::probe_argument>& clause_arguments();
+  expr untyped_argument(std::int64_t n, ast::span where);
+  expr probe_argument(std::int64_t n, ast::span where);
+  expr named_argument(const std::string& name, ast::span where);
 
   // ---- aggregations (check_actions.cpp) ------------------------------------------------------
 
@@ -235,6 +245,8 @@ class checker {
   std::vector<std::pair<std::string, expr>> parameters_;
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;
+  const std::vector<ir::probe>* clause_probes_ = nullptr;  // the clause being checked's
+  std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked
 };
 
 }  // namespace dtpp::d::detail

@@ -887,6 +887,7 @@ class compiler {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
       case builtin::curthread:
+      case builtin::probe_record:
         throw kernel_only(e);
       case builtin::uregs:
         throw engine_error("uregs[] is available in the kernel engine's pid and USDT clauses only", e.where);

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "../fake_types.hpp"
 #include "dtpp/d/check.hpp"
@@ -157,19 +158,62 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: pointer arithmetic is not supported yet: operator ++ @ self->p++"},
       {"BEGIN { self->p = curthread; self->p -= 8; }",
        "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
-      {"BEGIN { trace(&pid); }", "D_UNKNOWN: operator & is not supported yet @ &pid"},
-      {"BEGIN { trace(curthread->comm[0]); }",
-       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->comm[0]"},
-      {"typedef int t1; struct s { int a; } ;\ntypedef int t2;\nBEGIN { trace(offsetof(struct s, a)); }",
-       "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
-      {"BEGIN { trace(offsetof(struct task_struct, pid)); }", "D_UNKNOWN: offsetof is not supported yet @ offsetof"},
       {"struct s { int a; }; BEGIN { trace(xlate<struct s>(1)); }",
        "D_UNKNOWN: a translated struct s is supported before -> or . only: whole translated structs are not "
        "supported yet @ xlate<struct s>(1)"},
       {"struct s { int a; } v;", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s { int a; } v;"},
+      {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
+      {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
+      {"BEGIN { trace(&self->x); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &self->x"},
+      {"BEGIN { trace(&1); }", "D_ADDROF_LVAL: unacceptable operand for unary & operator @ &1"},
+      {"BEGIN { trace(curthread->pid[0]); }",
+       "D_UNKNOWN: indexing this expression is not supported yet @ curthread->pid[0]"},
+      {"BEGIN { trace(curthread->opaque[1]); }", "D_DEREF_VOID: cannot dereference pointer to void @ curthread->opaque[1]"},
+      {"BEGIN { trace(curthread->comm[\"a\"]); }",
+       "D_OP_INT: operator [ ] requires an operand of integral type @ \"a\""},
+      {"BEGIN { trace(offsetof(int, a)); }", "D_OFFSETOF_TYPE: offsetof operand must be a struct or union type @ offsetof(int, a)"},
+      {"BEGIN { trace(offsetof(struct task_struct, flag)); }",
+       "D_OFFSETOF_BITFIELD: cannot take offset of a bit-field: flag @ offsetof(struct task_struct, flag)"},
+      {"BEGIN { trace(offsetof(struct task_struct, nosuch)); }",
+       "D_UNKNOWN: failed to determine offset of nosuch: Member name not found @ offsetof(struct task_struct, nosuch)"},
       {"BEGIN { trace(`max_pfn); }", "D_UNKNOWN: kernel symbols (`name) are not supported yet @ `"},
   };
   for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("& takes a member's address, [] indexes arrays and pointers by the element's size, offsetof is constant",
+          "[d][types]") {
+  CHECK(lowered("BEGIN { trace(&curthread->comm); }") == "(curthread + 24)\n");
+  CHECK(lowered("BEGIN { trace(&curthread->se.sum_exec_runtime); }") == "(curthread + 48)\n");
+  CHECK(lowered("BEGIN { trace(&curthread->real_parent->pid); }") == "(*(struct task_struct *)(curthread + 16) + 8)\n");
+  // A constant index into a member array is one offset; a variable one is scaled at run time.
+  CHECK(lowered("BEGIN { trace(curthread->comm[3]); }") == "*(char)(curthread + 27)\n");
+  CHECK(lowered("BEGIN { i = 2; trace(curthread->comm[i]); }") == "*(char)((*(char [16])(curthread + 24) + ((long)i * 1)) + 0)\n");
+  CHECK(lowered("BEGIN { trace(curthread->real_parent[1].pid); }") ==
+        "*(pid_t)((*(struct task_struct *)(curthread + 16) + (1 * 64)) + 8)\n");
+  CHECK(lowered("BEGIN { trace(curthread->name[0]); }") == "*(char)((*(char *)(curthread + 56) + (0 * 1)) + 0)\n");
+  CHECK(lowered("BEGIN { trace(offsetof(struct task_struct, pid)); trace(offsetof(struct task_struct, comm)); "
+                "trace(offsetof(struct task_struct, anon_member)); }") == "8\n24\n60\n");
+}
+
+TEST_CASE("args[N] and args->name take the types the clause's probes declare alike", "[d][types]") {
+  fake_types types;
+  const auto types_of = [&](const std::string& text) {
+    const auto r = check(text, &types);
+    INFO(text);
+    REQUIRE(r.errors.empty());
+    std::vector<std::string> names;
+    for (const auto& st : r.program.clauses[0].statements) names.push_back(st.args[0].t.name);
+    return names;
+  };
+  CHECK(types_of("test:::a { trace(args[0]); trace(args->s); trace(args[2]->pid); trace(args->task); trace(args[3]); "
+                 "trace(arg0); }") ==
+        std::vector<std::string>{"int", "string", "pid_t", "struct task_struct *", "int64_t", "int64_t"});
+  // b declares y where a declares s: only x is declared alike.
+  CHECK(types_of("test:::a, test:::b { trace(args[0]); trace(args[1]); }") == std::vector<std::string>{"int", "int64_t"});
+  CHECK(error_of("test:::a, test:::b { trace(args->s); }", &types) ==
+        "D_TYPE_MEMBER: s is not a member of the probe's arguments @ args->s");
+  CHECK(types_of("test:::c { trace(args[0]); }") == std::vector<std::string>{"int64_t"});
 }
 
 TEST_CASE("without a type table, kernel types are an error that says where they come from",

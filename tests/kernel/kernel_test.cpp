@@ -317,6 +317,58 @@ TEST_CASE("printf records arrive complete and in order") {
   CHECK(h.status().drops == 0);
 }
 
+TEST_CASE("a system call's args[N] are typed as its tracefs format declares them: int, const char *") {
+  REQUIRE_KERNEL();
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::openat:entry /tid == " + std::to_string(::gettid()) +
+                   "/ { printf(\"%d %s %x|%s|%d\\n\", args[0], copyinstr(args[1]), args[2], copyinstr(args->filename), "
+                   "args[0] == -100); }"));
+  h.go();
+  for (const char* path : {"/nonexistent-dtpp/typed", ""}) {
+    const int fd = ::openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) ::close(fd);
+  }
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  // dfd is an int in the format: AT_FDCWD reads as -100, not 4294967196.
+  CHECK(text.text() == "-100 /nonexistent-dtpp/typed 80000|/nonexistent-dtpp/typed|1\n-100  80000||1\n");
+}
+
+TEST_CASE("a tracepoint's args[N] and args->name: char arrays and __data_loc strings as strings") {
+  REQUIRE_KERNEL();
+  char comm[16] = {};
+  REQUIRE(::prctl(PR_GET_NAME, comm) == 0);
+  gated_child child({"1", "0", "0", "0"});
+  const auto child_pid = std::to_string(child.pid);
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  // signal_generate: sig, errno, code, char comm[16], pid ...; sched_process_exec:
+  // __data_loc char[] filename, pid, old_pid.
+  h.exec(h.compile("tracepoint:signal::signal_generate /args->pid == " + me() + " && args->sig == 10/ { "
+                   "printf(\"%d %s %s %d\\n\", args[0], args->comm, stringof(args[3]), args->pid == pid); }"
+                   "tracepoint:sched::sched_process_exec /args->pid == " + child_pid + "/ { "
+                   "printf(\"%s|%s|%d %d\\n\", args->filename, args[0], args[1], args->old_pid); }"));
+  h.go();
+  const auto previous = std::signal(SIGUSR1, [](int) {});
+  ::kill(::getpid(), SIGUSR1);
+  std::signal(SIGUSR1, previous);
+  CHECK(child.run() == 0);
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  CHECK(text.text() == std::string("10 ") + comm + " " + comm + " 1\n" + DTPP_WORKLOAD + "|" + DTPP_WORKLOAD + "|" +
+                           child_pid + " " + child_pid + "\n");
+}
+
+TEST_CASE("args->name that none of the probe's arguments has is refused") {
+  REQUIRE_KERNEL();
+  consumer::handle h(kernel::engines());
+  CHECK_THROWS_WITH(h.compile("tracepoint:signal::signal_generate { trace(args->nosuch); }"),
+                    Catch::Contains("nosuch is not a member of the probe's arguments"));
+}
+
 TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgid, comm") {
   REQUIRE_KERNEL();
   char comm[16] = {};
@@ -336,6 +388,25 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   const auto line = std::to_string(::gettid()) + " " + me() + " " + std::to_string(::getppid()) + " 1 " + comm + "|" +
                     comm + "|1\n";
   CHECK(text.text() == line + line);
+}
+
+TEST_CASE("[] and & on the kernel's memory: comm's bytes by constant and variable index, addresses, offsetof") {
+  REQUIRE_KERNEL();
+  char comm[16] = {};
+  REQUIRE(::prctl(PR_GET_NAME, comm) == 0);
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.exec(h.compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) +
+                   "/ { i = 1; printf(\"%c%c %d %d %s\\n\", curthread->comm[0], curthread->comm[i], "
+                   "&curthread->comm[2] - &curthread->comm[0], "
+                   "(uintptr_t)&curthread->pid - (uintptr_t)curthread == offsetof(struct task_struct, pid), "
+                   "stringof(curthread->group_leader[0].comm)); }"));
+  h.go();
+  getppids(1);
+  h.stop();
+  memory_file text;
+  CHECK(h.work(text.get()) == consumer::work_status::done);
+  CHECK(text.text() == std::string{comm[0], comm[1]} + " 2 1 " + comm + "\n");
 }
 
 TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and the in-process engine refuses it") {

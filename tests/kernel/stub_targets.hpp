@@ -24,17 +24,18 @@ inline std::vector<target> stub_targets(std::size_t clauses) {
   add(target::kind::begin, "dtrace", "", "BEGIN");
   add(target::kind::end, "dtrace", "", "END");
   auto* entry = add(target::kind::syscall_entry, "syscall", "read", "entry");
-  for (std::uint32_t i = 0; i < 3; ++i) entry->args.push_back({16 + 8 * i, 8, false});
+  for (std::uint32_t i = 0; i < 3; ++i) entry->args.push_back({16 + 8 * i, 8, false, {}, "unsigned long"});
   add(target::kind::syscall_return, "syscall", "read", "return");
   auto* tracepoint = add(target::kind::tracepoint, "tracepoint", "sched", "sched_switch");
-  tracepoint->args = {{8, 16, false}, {24, 4, true}, {28, 4, true}, {32, 8, true}, {40, 2, false}, {42, 1, true}};
+  tracepoint->args = {{8, 16, false, "f0", "char[16]"}, {24, 4, true, "f1", "pid_t"}, {28, 4, true, "f2", "int"},
+                       {32, 8, true, "f3", "long"}, {40, 2, false, "f4", "unsigned short"}, {42, 1, true, "f5", "signed char"}};
   add(target::kind::profile, "profile", "", "profile-97")->period = 10309278;
   add(target::kind::tick, "profile", "", "tick-1")->period = 1000000000;
   add(target::kind::user_entry, "pid1", "main", "entry")->uprobe_path = "/bin/true";
   add(target::kind::user_return, "pid1", "main", "return")->uprobe_path = "/bin/true";
   add(target::kind::usdt, "prov1", "main", "site")->usdt_args = *parse_usdt_arguments("-4@%edi 8@-16(%rbp) 4@$7");
   auto* raw = add(target::kind::syscall_entry, "syscall", "write", "entry");
-  for (std::uint32_t i = 0; i < 6; ++i) raw->args.push_back({16 + 8 * i, 8, false});
+  for (std::uint32_t i = 0; i < 6; ++i) raw->args.push_back({16 + 8 * i, 8, false, {}, "unsigned long"});
   raw->probe_table = map_fixed;
   return out;
 }

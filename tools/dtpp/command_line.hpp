@@ -50,6 +50,7 @@ struct settings {
   bool compile_only = false;               ///< -e
   bool show_programs = false;              ///< -S
   bool list = false;                       ///< -l
+  bool verbose = false;                    ///< -v: with -l, each probe's attributes and argument types
   bool preprocess = false;                 ///< -C, -x cpp
   bool errtags = false;                    ///< -x errtags
   bool errsource = true;                   ///< -x errsource: off by default when run as dtrace
@@ -290,6 +291,7 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
     s.list |= c == 'l';
     verbose += c == 'v';
   }
+  s.verbose = verbose > 0;
   if (modes > 1) {
     complain(s, "only one of the [-GhlV] options can be specified at a time");
     return exit_usage;

@@ -33,6 +33,7 @@
 #include "dtpp/symbols/cache.hpp"
 #include "output_file.hpp"
 #include "preprocess.hpp"
+#include "probe_info.hpp"
 
 namespace dtpp::command {
 namespace {
@@ -453,13 +454,19 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
   std::string text;
   print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
   std::uint32_t id = 0;
-  const auto add = [&](const std::vector<engine::probe_info>& probes) {
-    for (const auto& p : probes)
-      print::detail::append(text, "%5u %10s %17s %33s %s\n", ++id, p.provider.c_str(), p.module.c_str(),
-                            p.function.c_str(), p.name.c_str());
-  };
   const engine::run_options run{.program_name = s.name};
   const auto engines = kernel::engines();
+  const auto add = [&](const std::vector<engine::probe_info>& probes) {
+    for (const auto& p : probes) {
+      print::detail::append(text, "%5u %10s %17s %33s %s\n", ++id, p.provider.c_str(), p.module.c_str(),
+                            p.function.c_str(), p.name.c_str());
+      if (!s.verbose) continue;
+      auto* types = engine::types_of(engines);
+      const auto arguments = types ? types->probe_arguments({p.provider, p.module, p.function, p.name, {}})
+                                   : std::vector<ir::probe_argument>{};
+      text += command::verbose_probe_info(p, arguments);
+    }
+  };
   try {
     if (!program) {
       for (const auto& e : engines) add(e.probes(nullptr, run));

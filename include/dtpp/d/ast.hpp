@@ -33,6 +33,7 @@ enum class node_kind : std::uint8_t {
   sizeof_expr,  ///< kids: operand
   stringof,     ///< kids: operand
   xlate,        ///< text: the output type ("struct out", "psinfo_t *"); kids: operand
+  offsetof,     ///< text: the struct or union type's name; name: the member
 };
 
 struct node;
@@ -43,7 +44,7 @@ using node_ptr = std::shared_ptr<node>;
 struct node {
   node_kind kind = node_kind::integer;
   std::string text;
-  std::string name;  ///< member name for node_kind::member
+  std::string name;  ///< member name for node_kind::member and offsetof
   std::vector<node_ptr> kids;
   span where;
   std::uint32_t depth = 1;  ///< levels below and including this node

@@ -298,6 +298,10 @@ const auto sizeof_type_action = [](auto& ctx) {
 const auto sizeof_expr_action = [](auto& ctx) {
   fill(ctx, node_kind::sizeof_expr, "", {x3::_attr(ctx)});
 };
+const auto offsetof_action = [](auto& ctx) {
+  fill(ctx, node_kind::offsetof, boost::fusion::at_c<0>(x3::_attr(ctx)));
+  x3::_val(ctx)->name = boost::fusion::at_c<1>(x3::_attr(ctx));
+};
 const auto stringof_action = [](auto& ctx) {
   fill(ctx, node_kind::stringof, "", {x3::_attr(ctx)});
 };
@@ -316,6 +320,7 @@ const auto primary_def = x3::eps[open_node] >> (
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
     (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
+    (x3::lexeme["offsetof" >> word_end] > '(' > type_name > ',' > identifier_text > ')')[offsetof_action] |
     identifier_text[leaf<node_kind::identifier>{}] |
     ('(' > expression > ')')[pass_through]);
 
@@ -601,7 +606,6 @@ inline std::string token_at(const std::string& text, std::size_t at) {
 // D's constructs the grammar does not take yet, by the token where parsing stops at one: said so
 // rather than called a syntax error.
 inline const char* not_supported_yet(const std::string& token) {
-  if (token == "offsetof") return "offsetof is not supported yet";
   if (token == "`") return "kernel symbols (`name) are not supported yet";
   return nullptr;
 }

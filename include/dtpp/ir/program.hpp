@@ -34,6 +34,9 @@ enum class builtin : std::uint8_t {
   probemod, probefunc, probename, errno_value, epid, id, curthread, caller, ucaller,
   stackdepth, ustackdepth,
   uregs,  ///< uregs[R_...]: expr::value holds the struct pt_regs word it reads
+  /// The address of the probe's record (a tracepoint's, in kernel memory), where the arguments
+  /// that are not values lie: a char array, a __data_loc string.
+  probe_record,
 };
 
 /// D's operators, as the checker resolved them. The binary ones also name a compound

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "dtpp/ir/program.hpp"
 #include "dtpp/ir/type.hpp"
 
 namespace dtpp::ir {
@@ -15,6 +18,17 @@ struct member_info {
   type t;
   std::uint32_t bit_offset = 0;  ///< from the object's start
   std::uint32_t bit_size = 0;    ///< a bit-field's width; 0 for an ordinary member
+};
+
+/// A probe's argument as its provider declares it (for the kernel's, the tracepoint's format
+/// file): args[N]'s C type, and where it lies in the probe's record.
+struct probe_argument {
+  std::string name;       ///< "filename"
+  std::string type_name;  ///< C's, without the name: "const char *", "char[16]", "__data_loc char[]", "pid_t"
+  std::uint32_t offset = 0;
+  std::uint32_t size = 8;
+  bool is_signed = false;
+  friend bool operator==(const probe_argument&, const probe_argument&) = default;
 };
 
 /// A source of named types with ids, which ir::type's `id` and `pointee` refer to. Lookups may
@@ -36,6 +50,12 @@ class type_table {
   virtual std::optional<member_info> member(std::uint32_t record, std::string_view name) = 0;
   /// The element type of the array `array` (an id).
   virtual std::optional<type> element(std::uint32_t array) = 0;
+  /// The arguments the probes `description` matches declare alike, in order (up to the first
+  /// that differs between two of them); empty when they declare none or match nothing.
+  virtual std::vector<probe_argument> probe_arguments(const probe& description) {
+    (void)description;
+    return {};
+  }
 };
 
 }  // namespace dtpp::ir
