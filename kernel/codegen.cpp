@@ -425,18 +425,18 @@ class builder {
   // caller and ucaller (the second frame of the stack, 0 without one), stackdepth and
   // ustackdepth (its frames, up to the kernel's 127). BEGIN and END have no kernel stack.
   void stack_builtin(bool user, bool depth) {
-    if (!user && (t_.type == target::kind::begin || t_.type == target::kind::end)) {
+    if (!user && (t_->type == target::kind::begin || t_->type == target::kind::end)) {
       e_.mov(r0, 0);
       return;
     }
     // A return probe fires at the return address: the caller is where it fires.
-    if (user && !depth && t_.type == target::kind::user_return) {
+    if (user && !depth && t_->type == target::kind::user_return) {
       e_.load(r0, r6, 128);  // ip
       return;
     }
     // At a function's entry its frame is not made yet: the caller is the return address on top
     // of the stack (the kernel's unwinder skips it unless the function starts with push %rbp).
-    if (user && !depth && t_.type == target::kind::user_entry && t_.info.name == "entry") {
+    if (user && !depth && t_->type == target::kind::user_entry && t_->info.name == "entry") {
       e_.load(r3, r6, 152);  // sp
       return read_user_word();
     }
@@ -1386,7 +1386,7 @@ class builder {
       case builtin::id: return probe_id(r0);
       case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
       case builtin::uregs:
-        if (t_.type != target::kind::user_entry && t_.type != target::kind::user_return && t_.type != target::kind::usdt)
+        if (t_->type != target::kind::user_entry && t_->type != target::kind::user_return && t_->type != target::kind::usdt)
           throw error("uregs[] is available in pid and USDT clauses only", e.where);
         e_.load(r0, r6, off16(static_cast<std::uint32_t>(8 * e.value)));
         return;

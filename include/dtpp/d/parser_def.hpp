@@ -827,7 +827,7 @@ parse_result parse(const source_file& source) {
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
         const auto where = static_cast<std::size_t>(failure.where() - text.cbegin());
         result.errors.push_back(detail::syntax_error(text, where));
-        at = std::max(detail::declaration_end(text, start), where + 1);
+        at = std::min(std::max(detail::declaration_end(text, start), where + 1), text.size());
       } catch (const parser::too_deep& deep) {
         report_too_deep(deep);
         at = std::min(text.find(';', deep.at), text.size() - 1) + 1;

@@ -1,0 +1,2 @@
+int i;
+int lols[int
