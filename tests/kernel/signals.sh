@@ -1,5 +1,5 @@
 #!/bin/sh
-# signals.sh DTPP BPF_OBJECTS KERNEL_AVAILABLE: starts and stops dtpp many times, by SIGINT,
+# signals.sh DTPP BPF_OBJECTS KERNEL_AVAILABLE: starts and stops dtpp three rounds of four ways (SIGINT,
 # SIGTERM, exit() and the end of a -c command, and requires each run to end as dtrace(1)'s does
 # (status 0, END's output) and the system's BPF programs and maps to return to their number.
 set -u
@@ -8,7 +8,7 @@ dtpp=$1 objects=$2 available=$3
 why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
 before=$($objects)
 script='syscall::getppid:entry, syscall::read:entry { @calls = count(); } END { printf("end\n"); }'
-for round in 1 2 3 4 5; do
+for round in 1 2 3; do
   for signal in INT TERM; do
     out=$(timeout -s "$signal" --preserve-status 0.4 "$dtpp" -q -n "$script")
     status=$?
