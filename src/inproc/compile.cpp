@@ -519,8 +519,7 @@ inline void compiled_update::run_direct(std::span<const std::int64_t> args) cons
 [[gnu::flatten]] void fire_direct(engine::state& st, const bound_probe& probe,
                                   std::span<const std::int64_t> args) {
   if (stopped_by_exit(st, probe)) return;
-  for (const auto& c : probe.compiled)
-    for (const auto& u : c.updates) u.run_direct(args);
+  for (const auto* u : probe.direct_updates) u->run_direct(args);
 }
 
 // ---- the compiler -----------------------------------------------------------------------------

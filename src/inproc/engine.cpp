@@ -112,12 +112,15 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
   for (auto& b : st.probes) {
     for (const auto ci : b.info.clauses)
       b.compiled.push_back(detail::compile_clause(st, b, st.program.clauses[ci]));
-    b.direct = b.type == detail::bound_probe::kind::site &&
-               std::all_of(b.compiled.begin(), b.compiled.end(), [](const auto& c) {
-                 return !c.predicate && !c.needs_lock && !c.updates.empty() &&
-                        std::all_of(c.updates.begin(), c.updates.end(),
-                                    [](const auto& u) { return u.is_direct(); });
-               });
+    const bool direct = b.type == detail::bound_probe::kind::site &&
+                        std::all_of(b.compiled.begin(), b.compiled.end(), [](const auto& c) {
+                          return !c.predicate && !c.needs_lock && !c.updates.empty() &&
+                                 std::all_of(c.updates.begin(), c.updates.end(),
+                                             [](const auto& u) { return u.is_direct(); });
+                        });
+    if (direct)
+      for (const auto& c : b.compiled)
+        for (const auto& u : c.updates) b.direct_updates.push_back(&u);
     st.infos.push_back(b.info);
   }
 }

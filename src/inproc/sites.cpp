@@ -123,7 +123,7 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
       site.probe <= st->probes.size()) {
     const auto& probe = st->probes[site.probe - 1];
-    if (probe.direct)
+    if (!probe.direct_updates.empty())
       detail::fire_direct(*st, probe, args);
     else
       detail::runner(*st, probe, args, detail::runner::this_cpu, __builtin_return_address(0)).run();

@@ -117,7 +117,9 @@ struct bound_probe {
   std::vector<compiled_clause> compiled;  // info.clauses, compiled with this probe's names
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
-  bool direct = false;  // every clause: direct updates only, no predicate (fire_direct)
+  // When every clause is direct updates only, with no predicate: all of them in program order,
+  // which fire_direct runs in one loop. Empty otherwise.
+  std::vector<const compiled_update*> direct_updates;
 };
 
 }  // namespace detail

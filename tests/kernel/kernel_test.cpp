@@ -675,6 +675,36 @@ TEST_CASE("keys in the front cache and in the map merge exactly, per CPU and thr
   for (std::size_t row = 0; row < sums.size(); ++row) CHECK(sums.value(row) == 30);
 }
 
+// A hash that no program run adds two keys to is allocated as keys come: 1500 new keys in a row
+// on one CPU, each in its own run, must all stay (quantize has no front cache in between). A tick
+// (interrupts off) adding five keys in one run gets a preallocated hash: allocated as they came,
+// the kernel's element cache would hold one of them.
+TEST_CASE("every new key is kept, whether its aggregation's hash is allocated as keys come or preallocated") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 996/ { @q[arg1] = quantize(arg1); }"
+                           " tick-1ms /n++ == 0/ { @b[1] = quantize(1); @b[2] = quantize(2); @b[3] = quantize(3);"
+                           " @b[4] = quantize(4); @b[5] = quantize(5); }"));
+  pin_to_cpu(0);
+  k.go();
+  constexpr int keys = 1500;
+  for (int i = 0; i < keys; ++i) ::syscall(SYS_lseek, 996, i, SEEK_SET);
+  for (int wait = 0; wait < 100 && k.aggregation(2).snapshot().size() == 0; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  k.stop();
+  for (const auto& d : k.take_drops()) CHECK(d.count == 0);
+  const auto q = agg::typed_view<Quantize, std::int64_t>(k.aggregation(1).snapshot());
+  REQUIRE(q.size() == keys);
+  std::vector<int> seen(keys, 0);
+  for (std::size_t row = 0; row < q.size(); ++row) {
+    REQUIRE(q.key(row) >= 0);
+    REQUIRE(q.key(row) < keys);
+    ++seen[static_cast<std::size_t>(q.key(row))];
+    CHECK(q.value(row).count(agg::quantize::bucket(q.key(row))) == 1);
+  }
+  CHECK(std::count(seen.begin(), seen.end(), 1) == keys);
+  CHECK(agg::typed_view<Quantize, std::int32_t>(k.aggregation(2).snapshot()).size() == 5);
+}
+
 // The front cache's entries are written by the programs and emptied by trunc() in place; a clear()
 // or trunc() racing updates may lose the updates it races, but never leaves a key nobody wrote,
 // a count above what was issued, or words that come back after the run settles.
