@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -38,7 +39,12 @@
 
 namespace {
 
-constexpr int workload_calls = 1000000;
+// The suite's smoke run (DTPP_BENCH_SMOKE set) proves that each variant runs and counts exactly,
+// with a fiftieth of the calls: the figures come from full runs, and CI's minutes are few.
+const bool smoke_run = std::getenv("DTPP_BENCH_SMOKE") != nullptr;
+int calls(int full) { return smoke_run ? std::max(1, full / 50) : full; }
+
+const int workload_calls = calls(1000000);
 
 // ---- workloads ---------------------------------------------------------------------------------
 
@@ -460,7 +466,7 @@ std::string run_to_end(std::vector<std::string> command) {
 
 // CPU time per workload call (call_ns) and the count checked. The workload times its own calls,
 // so the tracer's start and end are not in the figure and fewer calls do.
-constexpr int c_calls = 200000;
+const int c_calls = calls(200000);
 
 void with_c(benchmark::State& state, script s, bool bpftrace) {
   if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
@@ -509,7 +515,7 @@ WORKLOAD_BENCHMARK(under_dtpp_command, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
 
 // A uprobe that traps costs microseconds: fewer calls, or the smoke run would take minutes.
-constexpr int pid_calls = 5000;
+const int pid_calls = calls(5000);
 #define PID_BENCHMARK(name, ...) \
   BENCHMARK_CAPTURE(name, __VA_ARGS__)->Iterations(pid_calls)->Unit(benchmark::kNanosecond)
 PID_BENCHMARK(untraced, pid_call, call_loop<pid_push_rbp>);
@@ -547,14 +553,14 @@ void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {
   state.counters["peak_MB"] = static_cast<double>(peak_kb) / 1024;
 }
 BENCHMARK_CAPTURE(launch_to_exit, dtpp, {DTPP_COMMAND, "-q", "-xengine=kernel", "-n", "BEGIN { exit(0); }"})
-    ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()->Iterations(calls(20))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(launch_to_exit, bpftrace, {"bpftrace", "-e", "BEGIN { exit(); }"})
-    ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()->Iterations(calls(5))->Unit(benchmark::kMillisecond);
 // The same with the kernel's types: vmlinux BTF parsed to type curthread->pid.
 BENCHMARK_CAPTURE(launch_to_exit, dtpp_kernel_types, {DTPP_COMMAND, "-q", "-n", "BEGIN { trace(curthread->pid); exit(0); }"})
-    ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()->Iterations(calls(20))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(launch_to_exit, bpftrace_kernel_types, {"bpftrace", "-e", "BEGIN { printf(\"%d\", curtask->pid); exit(); }"})
-    ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()->Iterations(calls(5))->Unit(benchmark::kMillisecond);
 
 // From a checked program to its three probes attached (compile, maps, verifier, attach).
 void attach_three_probes(benchmark::State& state) {
@@ -569,6 +575,6 @@ void attach_three_probes(benchmark::State& state) {
     k.stop();  // detaching (RCU grace periods) is not attaching: outside the timing
   }
 }
-BENCHMARK(attach_three_probes)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(attach_three_probes)->UseManualTime()->Iterations(calls(10))->Unit(benchmark::kMillisecond);
 
 }  // namespace
