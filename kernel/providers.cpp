@@ -162,8 +162,8 @@ std::vector<process_object> process_objects(std::int64_t pid) {
   return out;
 }
 
-// A user module as libproc names objects: a pattern, or an object's name or its start up to a '.'
-// ("libc.so" and "libc" are libc.so.6, as in DTrace's pid$target:libc.so:malloc:entry).
+// A pid provider's module as libproc names objects: a pattern, or an object's name or its start up
+// to a '.' ("libc.so" and "libc" are libc.so.6, as in DTrace's pid$target:libc.so:malloc:entry).
 bool module_matches(const std::string& pattern, const std::string& module) {
   if (matches(pattern, module)) return true;
   return !has_glob(pattern) && module.size() > pattern.size() && module.compare(0, pattern.size(), pattern) == 0 &&
@@ -217,7 +217,7 @@ std::optional<std::pair<std::string, std::int64_t>> usdt_provider(const std::str
 // holds the site.
 void match_usdt_probes(const ir::probe& p, const std::string& name, std::int64_t pid, std::vector<target>& out) {
   for (const auto& [path, module, object] : process_objects(pid)) {
-    if (!module_matches(p.module, module)) continue;
+    if (!matches(p.module, module)) continue;
     for (const auto& site : object->usdt_sites()) {
       if (site.provider != name || !matches(p.name, site.name)) continue;
       const auto* f = object->function_at(site.address);
