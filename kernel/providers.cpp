@@ -162,11 +162,19 @@ std::vector<process_object> process_objects(std::int64_t pid) {
   return out;
 }
 
+// A pid provider's module as libproc names objects: a pattern, or an object's name or its start up
+// to a '.' ("libc.so" and "libc" are libc.so.6, as in DTrace's pid$target:libc.so:malloc:entry).
+bool module_matches(const std::string& pattern, const std::string& module) {
+  if (matches(pattern, module)) return true;
+  return !has_glob(pattern) && module.size() > pattern.size() && module.compare(0, pattern.size(), pattern) == 0 &&
+         module[pattern.size()] == '.';
+}
+
 void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>& out) {
   const auto offset = offset_name(p.name);  // never a glob: only hex digits
   const auto provider = "pid" + std::to_string(pid);
   for (const auto& [path, module, o] : process_objects(pid)) {
-    if (!matches(p.module, module)) continue;
+    if (!module_matches(p.module, module)) continue;
     const auto& object = *o;
     for (const auto& f : object.functions()) {
       if (!matches(p.function, f.name) && !matches(p.function, f.mangled)) continue;
@@ -283,6 +291,39 @@ constexpr kprobe_probe kprobe_probes[] = {
     {"io", "wait-done", "as that wait ends"},
 };
 
+// DTrace's providers that nothing on this kernel can serve, and why: a probe of theirs is refused
+// with the reason rather than "does not match any probes".
+struct unserved_provider {
+  const char* provider;
+  const char* reason;
+  bool needs_kprobes;  // the reason then ends with this kernel's lack of them
+};
+constexpr unserved_provider unserved_providers[] = {
+    {"lockstat", "lockstat probes are fbt probes on the kernel's lock functions (mutex_lock, _raw_spin_lock, ...), "
+                 "which need a kprobe or an fentry program", true},
+    {"ip", "ip probes are fbt probes on the kernel's IP functions (ip_local_deliver, ip_finish_output, ...), which "
+           "need a kprobe or an fentry program", true},
+    {"tcp", "tcp probes are fbt probes on the kernel's TCP functions, which need a kprobe or an fentry program", true},
+    {"udp", "udp probes are fbt probes on the kernel's UDP functions, which need a kprobe or an fentry program", true},
+    {"sysinfo", "sysinfo probes are Solaris's kernel statistics counters, which Linux does not have", false},
+    {"vminfo", "vminfo probes are Solaris's virtual memory statistics counters, which Linux does not have", false},
+    {"dt_test", "dt_test probes come from DTrace's test kernel module, which this kernel does not have", false},
+    {"sdt", "sdt probes are Solaris's statically defined kernel probes; Linux's are its tracepoints "
+            "(tracepoint:SUBSYSTEM::EVENT)", false},
+};
+
+// Solaris's sdt probes that scripts name without their provider (interrupt-start { ... }).
+constexpr const char* solaris_sdt_names[] = {"interrupt-start", "interrupt-complete", "callout-start", "callout-end"};
+
+const unserved_provider* unserved(const ir::probe& p) {
+  const bool solaris_sdt = p.provider.empty() && std::any_of(std::begin(solaris_sdt_names), std::end(solaris_sdt_names),
+                                                             [&](const char* name) { return p.name == name; });
+  const std::string provider = solaris_sdt ? "sdt" : p.provider;
+  for (const auto& u : unserved_providers)
+    if (provider == u.provider) return &u;
+  return nullptr;
+}
+
 }  // namespace
 
 // Calls newer than Debian 12's headers. From 424 on, every architecture numbers new calls alike
@@ -328,6 +369,7 @@ std::optional<std::string> unavailable_reason(const ir::probe& p) {
     if (p.provider == k.provider && p.name == k.name && !has_glob(p.module) && !has_glob(p.function))
       return "probe " + std::string(k.provider) + ":::" + k.name + " needs a kprobe or an fentry program (it fires " +
              k.where + "), and " + no_kprobes;
+  if (const auto* u = unserved(p)) return u->needs_kprobes ? u->reason + (", and " + no_kprobes) : u->reason;
   return std::nullopt;
 }
 
@@ -418,6 +460,7 @@ bool names_kernel_provider(const ir::probe& d) {
   if (d.name.rfind("profile-", 0) == 0 && !has_glob(d.name) && matches(d.provider, "profile") &&
       matches(d.module, "") && matches(d.function, ""))
     return true;
+  if (unserved(d)) return true;
   if (d.provider.empty()) return false;
   for (const char* provider : {"syscall", "tracepoint", "sched", "proc", "io", "fbt"})
     if (matches(d.provider, provider)) return true;

@@ -21,7 +21,8 @@ usage: scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR A
   -t SECONDS  per-test timeout, raised by a test's @@timeout (default 10)
   -k          also run tests using syscall/tracepoint/sched/proc/io probes (kernel engine, needs root)
   DTU_DIR     a dtrace-utils checkout (branch devel), or its test/unittest directory
-  AREA        a directory under test/unittest: aggs, printf, actions/printf, ...
+  AREA        a directory under test/unittest: aggs, printf, actions/printf, ...; or demo
+              (test/demo, the DTrace Guide's examples)
 EOF
     exit 2
 }
@@ -215,6 +216,7 @@ any_fail=
 report() {
     local area=$1 class=$2 result=$3 test=$4 detail=$5 kind=${3%%(*}
     local shown=${test#test/unittest/}
+    shown=${shown#test/}  # test/demo/...
     printf '%-20s %-6s %s%s\n' "$result" "$class" "$shown" "${detail:+: $detail}" |
         tee -a "$results/summary.txt"
     printf '%s\t%s\t%s\t%s\t%s\n' "$shown" "$class" "$kind" "$result" "$detail" >> "$results/results.tsv"
@@ -249,7 +251,8 @@ skip_tags=$(printf '%s\n' $user_tags | grep '^!' | sed 's/^!//' | sort -u)
 run_test() {
     local area=$1 _test=$2
     local base=${_test%.@(d|sh|c)} testonly=${_test##*/} out
-    out=$results/tests/${_test#test/unittest/}
+    out=${_test#test/unittest/}
+    out=$results/tests/${out#test/}
     mkdir -p "$(dirname "$out")"
 
     # Which engine the program needs.
@@ -524,15 +527,18 @@ run_test() {
 "$dt" -vV 2>&1 | head -2
 for area in "$@"; do
     area=${area%/}
-    if [[ ! -d test/unittest/$area ]]; then
-        echo "conformance.sh: no area test/unittest/$area" >&2
+    # demo is test/demo, the DTrace Guide's examples, which runtest.sh runs as well.
+    dir=test/unittest/$area
+    [[ $area == demo || $area == demo/* ]] && dir=test/$area
+    if [[ ! -d $dir ]]; then
+        echo "conformance.sh: no area $dir" >&2
         continue
     fi
     areas_seen+=("$area")
     while read -r t; do
         [[ $t =~ /\. || $t == *~ ]] && continue
         run_test "$area" "$t"
-    done < <(find "test/unittest/$area" \( -name '*.d' -o -name '*.sh' -o -name '*.c' \) | LC_ALL=C sort -u)
+    done < <(find "$dir" \( -name '*.d' -o -name '*.sh' -o -name '*.c' \) | LC_ALL=C sort -u)
 done
 
 # Totals per area, for each class of test.

@@ -116,6 +116,13 @@ expr checker::string_constant(std::string s, ast::span where) {
   return e;
 }
 
+// NULL (the integer constant 0) where a string is wanted, as DTrace allows in `s == NULL` and
+// `s = NULL`: our strings have no null pointer apart from "", so it is the empty string.
+expr checker::null_as_string(expr v, const type& wanted) {
+  if (!wanted.is_string() || v.kind != kind_t::constant || !v.t.is_integer() || v.value != 0) return v;
+  return string_constant("", v.where);
+}
+
 // D's choice of type for a constant: the first of its candidate types that holds it.
 expr checker::integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                                int start, bool step_two) {
@@ -609,6 +616,7 @@ expr checker::assign(const ast::node_ptr& n) {
   auto v = value(n->kids[1]);
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
   auto target = lvalue(n->kids[0], op, &v.t);
+  if (op == "=") v = null_as_string(std::move(v), target.t);
   if (target.t.is_string() != v.t.is_string())
     fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
   if (op != "=" && !target.t.is_integer())
@@ -652,6 +660,8 @@ expr checker::binary(const ast::node_ptr& n) {
       if (!v->t.is_integer() && !v->t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires operands of scalar type"), n->where);
     e.t = int_type();
   } else if (comparison) {
+    a = null_as_string(std::move(a), b.t);
+    b = null_as_string(std::move(b), a.t);
     if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
       fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
     e.t = int_type();

@@ -262,7 +262,8 @@ TEST_CASE("%Y and %T print local time as DTrace does", "[print][printf]") {
 }
 
 TEST_CASE("addresses print as 0x hexadecimal, %p without the 0x", "[print][printf]") {
-  CHECK(printf_("%a", {u64(0xffffffff81000000)}) == "0xffffffff81000000");
+  // %a of an address no kernel symbol holds (below the kernel's, named by root in kallsyms).
+  CHECK(printf_("%a", {u64(0x7fffffff81000000)}) == "0x7fffffff81000000");
   CHECK(printf_("[%12A]", {u64(0x401000)}) == "[    0x401000]");
   CHECK(printf_("%a", {u32(0x1234)}) == "0x1234");
   CHECK(printf_("%p", {u64(0xffffffff81000000)}) == "ffffffff81000000");

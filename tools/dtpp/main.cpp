@@ -96,6 +96,10 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
     detail::complain(s, "failed to open " + program.text + ": " + std::strerror(error));
     return std::nullopt;
   }
+  // A `#!` first line is for exec(2), not for D (dtrace(1) passes over it too): blanked, so that
+  // the lines after keep their numbers, and so that D's library joined before the script does not
+  // hide it.
+  if (text->compare(0, 2, "#!") == 0) std::fill(text->begin(), std::find(text->begin(), text->end(), '\n'), ' ');
   if (!s.preprocess) return loaded_program{d::source_file(program.text, std::move(*text)), {}};
   auto result =
       preprocess(cpp_arguments(s.cpp, s.cpp_arguments, s.stdc), program.text, std::move(*text));

@@ -123,10 +123,9 @@ inline constexpr std::size_t cpp_output_limit = std::size_t{64} << 20;
 
 /// Runs cpp (found on PATH unless a path is given) over the script `name`. cpp's own messages go
 /// to our standard error, as with dtrace(1), and name the script: it reaches cpp on standard input
-/// behind a `#line 1 "name"`. A `#!` first line is blanked: cpp would reject it.
+/// behind a `#line 1 "name"`. The script's `#!` line, which cpp would reject, is blanked before.
 inline preprocess_result preprocess(const std::vector<std::string>& arguments,
                                     const std::string& name, std::string script) {
-  if (script.compare(0, 2, "#!") == 0) script.erase(0, script.find('\n'));
   std::string quoted;
   for (const char c : name) {
     if (c == '\\' || c == '"') quoted += '\\';

@@ -40,7 +40,9 @@ struct driver_options {
 std::optional<std::string> unavailable();
 
 /// Whether a probe description can only be served by the kernel: syscall, tracepoint, and
-/// profile-N, which samples the whole system.
+/// profile-N, which samples the whole system; also DTrace's kernel providers that this kernel
+/// cannot serve (fbt, lockstat, ip, sysinfo, ...), so that the kernel engine refuses them with
+/// the reason.
 bool names_kernel_provider(const ir::probe& description);
 
 /// The kernel probes a description matches, or every kernel probe when none is given, as

@@ -21,8 +21,8 @@ enum class conversion_kind : std::uint8_t {
   escaped_character,  ///< C
   string,             ///< s ls ws
   escaped_string,     ///< S
-  address,            ///< a (kernel symbol: printed as 0x... in-process)
-  user_address,       ///< A (user symbol: likewise)
+  address,            ///< a (a kernel symbol, from kallsyms; 0x... where none holds it)
+  user_address,       ///< A (a user symbol: printed as 0x...)
   stack,              ///< k
   time,               ///< Y
   time_rfc822,        ///< T

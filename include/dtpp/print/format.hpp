@@ -16,6 +16,7 @@
 #include "dtpp/agg/kind.hpp"
 #include "dtpp/print/append.hpp"
 #include "dtpp/print/conversion.hpp"
+#include "dtpp/print/frames.hpp"
 #include "dtpp/print/histogram.hpp"
 #include "dtpp/print/record.hpp"
 #include "dtpp/print/value.hpp"
@@ -218,6 +219,10 @@ inline void print_conversion(std::string& out, const conversion& c, long long wi
       if (v.type != traced::kind::string) return as_string(text_of(v));
       return as_string(escape(until_nul(v.text)) + "\\0");
     case t::address:
+      // A kernel address by its symbol, as DTrace prints it (vmlinux`ksys_write+0x5); anything
+      // kallsyms does not name (an in-process address, no privilege) stays hexadecimal.
+      if (!integer) return as_string(text_of(v));
+      return as_string(kernel_frame(v.as_unsigned()));
     case t::user_address: {
       if (!integer) return as_string(text_of(v));
       char address[32];

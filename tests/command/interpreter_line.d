@@ -1,0 +1,3 @@
+#!/usr/sbin/dtrace -qs
+
+BEGIN { printf("not D: the #! line\n"); exit(0); }

@@ -1,0 +1,3 @@
+#!/usr/sbin/dtrace -s
+
+BEGIN { x = ; }
