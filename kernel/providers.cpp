@@ -320,6 +320,12 @@ target raw_syscalls(target::kind kind) {
   return t;
 }
 
+std::optional<std::int64_t> process_of(const ir::probe& d) {
+  if (const auto pid = pid_provider(d.provider)) return pid;
+  if (const auto usdt = usdt_provider(d.provider)) return usdt->second;
+  return std::nullopt;
+}
+
 std::optional<std::string> unavailable_reason(const ir::probe& p) {
   const std::string no_kprobes = "this kernel has no kprobes and refuses fentry programs";
   if (p.provider == "fbt")
