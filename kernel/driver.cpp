@@ -471,7 +471,14 @@ struct driver::state {
       std::uint64_t count = 0;
       if (bpf_map_lookup_elem(loads.get(), &slot, &count) != 0 || count == process.loads_seen) continue;
       process.loads_seen = count;
-      const char stopped = wait_until_stopped(process.pid);
+      // Let go however this ends (a probe the kernel refuses to load throws).
+      struct resume {
+        std::int64_t pid;
+        char stopped;
+        ~resume() {
+          if (stopped == 'T') ::kill(static_cast<pid_t>(pid), SIGCONT);
+        }
+      } const stopped{process.pid, wait_until_stopped(process.pid)};
       const auto first = targets.size();
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (const auto& p : program.clauses[ci].probes)
@@ -481,10 +488,9 @@ struct driver::state {
         infos.push_back(targets[i].info);
         units.push_back({targets[i], {i}});
         load_unit(units.back());
-        if (const auto why = attach(targets[i], programs.back().get()))
+        if (attach(targets[i], programs.back().get()))
           faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
       }
-      if (stopped == 'T') ::kill(static_cast<pid_t>(process.pid), SIGCONT);
     }
   }
 
@@ -732,8 +738,10 @@ struct driver::state {
       attr.config2 = t.uprobe_offset;
       attr.sample_period = 1;
       attr.wakeup_events = 1;
-      on_cpus = {-1};  // every CPU, for the one process
+      // Every CPU for the one process; or, with no process (pid -1), one event on CPU 0, whose
+      // program runs wherever any process mapping the file reaches the probe (as a tracepoint's).
       pid = static_cast<pid_t>(t.uprobe_pid);
+      on_cpus = {pid >= 0 ? -1 : 0};
     } else if (t.type == target::kind::profile || t.type == target::kind::tick) {
       attr.type = PERF_TYPE_SOFTWARE;
       attr.config = PERF_COUNT_SW_CPU_CLOCK;
