@@ -216,6 +216,11 @@ std::string object::build_id_of(const std::string& path) {
   return file.get() ? read_build_id(file.get()) : std::string();
 }
 
+bool object::has_usdt_sites(const std::string& path) {
+  const elf_file file(path);
+  return file.get() && section_named(file.get(), ".note.stapsdt");
+}
+
 object object::read(const std::string& path, const std::vector<std::string>& debug_roots) {
   object o;
   const elf_file file(path);

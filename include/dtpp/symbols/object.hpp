@@ -63,6 +63,10 @@ class object {
   /// cheap, reads the notes alone.
   static std::string build_id_of(const std::string& path);
 
+  /// Whether the file at `path` has USDT notes (a .note.stapsdt section): cheap, reads the
+  /// section headers alone.
+  static bool has_usdt_sites(const std::string& path);
+
   bool readable() const { return readable_; }
   /// The GNU build-id's bytes in hex; empty when the object has none.
   const std::string& build_id() const { return build_id_; }
