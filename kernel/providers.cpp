@@ -217,10 +217,11 @@ std::optional<std::string> any_process_usdt_provider(const std::string& provider
   return provider;
 }
 
-// Every object with USDT sites that some process maps now, each once: the files of every
-// /proc/PID/maps (module a.out for the first process whose executable it is), each checked for a
-// .note.stapsdt section alone, and only those that have one read whole.
-std::vector<process_object> mapped_objects() {
+// Every object with USDT sites of a provider `accepts` that some process maps now, each once: the
+// files of every /proc/PID/maps (module a.out for the first process whose executable it is), each
+// read for its notes alone, and only those with such a site read whole.
+template <typename Accepts>
+std::vector<process_object> mapped_objects(Accepts accepts) {
   std::vector<process_object> out;
   DIR* d = ::opendir("/proc");
   if (!d) return out;
@@ -235,7 +236,8 @@ std::vector<process_object> mapped_objects() {
     const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
     for (const auto& m : symbols::read_maps(pid))
       if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
-          symbols::object::has_usdt_sites(m.path))
+          std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
+                              [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
         out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
                        &symbols::shared_cache().object_at(m.path)});
   }
@@ -443,8 +445,10 @@ std::vector<target> match_probes(const ir::probe& p) {
   if (const auto usdt = usdt_provider(p.provider))
     match_usdt_sites(p, process_objects(usdt->second), [&](const std::string& name) { return name == usdt->first; },
                      usdt->second, out);
-  if (const auto glob = any_process_usdt_provider(p.provider))
-    match_usdt_sites(p, mapped_objects(), [&](const std::string& name) { return matches(*glob, name + "1"); }, -1, out);
+  if (const auto glob = any_process_usdt_provider(p.provider)) {
+    const auto accepts = [&](const std::string& name) { return matches(*glob, name + "1"); };
+    match_usdt_sites(p, mapped_objects(accepts), accepts, -1, out);
+  }
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}

@@ -216,9 +216,9 @@ std::string object::build_id_of(const std::string& path) {
   return file.get() ? read_build_id(file.get()) : std::string();
 }
 
-bool object::has_usdt_sites(const std::string& path) {
+std::vector<usdt_site> object::usdt_sites_of(const std::string& path) {
   const elf_file file(path);
-  return file.get() && section_named(file.get(), ".note.stapsdt");
+  return file.get() ? read_usdt_sites(file.get()) : std::vector<usdt_site>{};
 }
 
 object object::read(const std::string& path, const std::vector<std::string>& debug_roots) {

@@ -63,9 +63,9 @@ class object {
   /// cheap, reads the notes alone.
   static std::string build_id_of(const std::string& path);
 
-  /// Whether the file at `path` has USDT notes (a .note.stapsdt section): cheap, reads the
-  /// section headers alone.
-  static bool has_usdt_sites(const std::string& path);
+  /// Only the USDT sites of the file at `path` (none when it has none or is unreadable): cheap,
+  /// reads the section headers and the notes alone.
+  static std::vector<usdt_site> usdt_sites_of(const std::string& path);
 
   bool readable() const { return readable_; }
   /// The GNU build-id's bytes in hex; empty when the object has none.
