@@ -6,7 +6,8 @@
 // `dtpp_pid_target N plugin` then opens libdtpp_pid_plugin.so (beside the executable) with
 // dlopen(), calls its plugin_square() N times (0 .. N-1), closes it, opens it again and calls
 // plugin_square(N) once: with its constructor's call of plugin_square(10) at each load, N + 3
-// calls returning 200 plus the squares of 0 .. N.
+// calls returning 200 plus the squares of 0 .. N. With "wait-then-plugin" instead, it reads a
+// byte from its standard input first (so that a tracer can grab it with -p before it loads).
 
 // Sites with semaphores, as dtrace -h headers make them: every site of this file then has one.
 #define _SDT_HAS_SEMAPHORES 1
@@ -74,7 +75,10 @@ int main(int argc, char** argv) {
   }
   for (long i = 0; i < 2 * n; ++i) sink = sink + doubled<int>(static_cast<int>(i));
   sink = sink + sum_of_eight(1, 2, 3, 4, 5, 6, 7, 8);
-  if (argc > 2 && std::strcmp(argv[2], "plugin") == 0) {
+  const bool wait = argc > 2 && std::strcmp(argv[2], "wait-then-plugin") == 0;
+  char byte;
+  if (wait && ::read(0, &byte, 1) != 1) return 1;
+  if (wait || (argc > 2 && std::strcmp(argv[2], "plugin") == 0)) {
     sink = sink + call_plugin(0, n);
     sink = sink + call_plugin(n, n + 1);
   }
