@@ -3,6 +3,7 @@
 #include "dtpp/symbols/cache.hpp"
 #include "insn.hpp"
 
+#include <dirent.h>
 #include <signal.h>
 #include <time.h>
 
@@ -44,17 +45,37 @@ std::vector<bpf_insn> loader_program(int counters, std::uint32_t slot) {
   return e.finish();
 }
 
+namespace {
+
+// The state letter of a /proc stat file ("pid (comm) S ..."; the command may hold spaces and
+// parentheses: the state follows the last ')'); 0 when it cannot be read.
+char state_in(const std::string& path) {
+  std::ifstream in(path);
+  const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : 0;
+}
+
+}  // namespace
+
 char wait_until_stopped(std::int64_t pid) {
-  const auto path = "/proc/" + std::to_string(pid) + "/stat";
+  // Any thread: the one that called the loader stops first. One stopped by the signal ('T') wins
+  // over one stopped for its tracer ('t'): a -c command's other threads are not traced, and only
+  // SIGCONT lets them go.
+  const auto tasks = "/proc/" + std::to_string(pid) + "/task";
   for (int tries = 0; tries < 1000; ++tries) {
-    std::ifstream in(path);
-    if (!in) return 0;
-    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    // "pid (comm) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
-    const auto close = stat.rfind(')');
-    const char state = close != std::string::npos && close + 2 < stat.size() ? stat[close + 2] : 0;
-    if (state == 'T' || state == 't') return state;
-    if (state == 'Z' || state == 'X' || state == 0) return 0;
+    DIR* d = ::opendir(tasks.c_str());
+    if (!d) return 0;
+    char found = 0;
+    while (const auto* e = ::readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      const char state = state_in(tasks + "/" + e->d_name + "/stat");
+      if (state == 'T' || (state == 't' && found == 0)) found = state;
+    }
+    ::closedir(d);
+    if (found) return found;
+    if (const char state = state_in("/proc/" + std::to_string(pid) + "/stat"); state == 'Z' || state == 'X' || state == 0)
+      return 0;
     const timespec millisecond{0, 1000000};
     ::nanosleep(&millisecond, nullptr);
   }

@@ -29,8 +29,8 @@ std::optional<loader_breakpoint> find_loader_breakpoint(std::int64_t pid);
 /// then stops the process with SIGSTOP.
 std::vector<bpf_insn> loader_program(int counters, std::uint32_t slot);
 
-/// Waits up to a second for process `pid` to stop: the state letter of /proc/PID/stat, 'T'
-/// (stopped by a signal) or 't' (stopped for its tracer), or 0 when it did not stop (or is gone).
+/// Waits up to a second for a thread of process `pid` to stop: 'T' when one is stopped by a
+/// signal, else 't' (stopped for its tracer), or 0 when none stopped (or the process is gone).
 char wait_until_stopped(std::int64_t pid);
 
 }  // namespace dtpp::kernel
