@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "dtpp/d/check.hpp"
+#include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
 
 namespace {
@@ -93,6 +94,15 @@ template <long (*function)(long)>
 void call_loop(benchmark::State& state) {
   long v = 0;
   for (auto _ : state) benchmark::DoNotOptimize(v = function(v));
+}
+
+// A DTPP_PROBE site (a one-byte nop and its .note.stapsdt entry), reached from the kernel.
+void probe_site_loop(benchmark::State& state) {
+  long i = 0;
+  for (auto _ : state) {
+    DTPP_PROBE(benchsite, tick, i);
+    benchmark::DoNotOptimize(++i);
+  }
 }
 
 // ---- pinning and the programs' own run times ----------------------------------------------------
@@ -301,6 +311,23 @@ void pid_under_bpftrace(benchmark::State& state, void (*work)(benchmark::State&)
   tracer_process b(bpftrace_command("uprobe:" + self_path() + ":" + function + " { @ = count(); }"));
   if (!b.ready()) return state.SkipWithError("bpftrace is not installed or did not start");
   work(state);
+}
+
+// The DTPP_PROBE site from the kernel (benchsitePID:::tick), next to bpftrace's usdt: probe on it.
+void site_under_dtpp(benchmark::State& state) {
+  if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
+  std::string error;
+  auto k = dtpp_tracing("benchsite" + std::to_string(::getpid()) + ":::tick { @[probename] = count(); }", error);
+  if (!k) return state.SkipWithError(error.c_str());
+  probe_site_loop(state);
+  k->stop();
+}
+
+void site_under_bpftrace(benchmark::State& state) {
+  if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
+  tracer_process b(bpftrace_command("usdt:" + self_path() + ":benchsite:tick { @[probe] = count(); }"));
+  if (!b.ready()) return state.SkipWithError("bpftrace is not installed or did not start");
+  probe_site_loop(state);
 }
 
 // ---- the runs ----------------------------------------------------------------------------------
@@ -525,6 +552,9 @@ PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5")
 PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
 PID_BENCHMARK(pid_under_dtpp, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 PID_BENCHMARK(pid_under_bpftrace, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
+PID_BENCHMARK(untraced, probe_site, probe_site_loop);
+BENCHMARK(site_under_dtpp)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
+BENCHMARK(site_under_bpftrace)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
 
 // Launch to exit of `BEGIN { exit(0); }` as a user runs it; the peak resident memory as a counter.
 void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {

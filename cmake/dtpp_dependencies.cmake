@@ -9,6 +9,8 @@ find_package(nlohmann_json 3.10 REQUIRED)  # nlohmann_json::nlohmann_json
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBBPF REQUIRED IMPORTED_TARGET libbpf)  # PkgConfig::LIBBPF
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)  # PkgConfig::LIBELF
+# MiniDebugInfo (.gnu_debugdata) is xz-compressed: liblzma-dev.
+pkg_check_modules(LIBLZMA REQUIRED IMPORTED_TARGET liblzma)  # PkgConfig::LIBLZMA
 
 if(DTPP_TESTS)
   # Catch2 2.13 (Debian 12). Its package config puts Catch.cmake on CMAKE_MODULE_PATH.

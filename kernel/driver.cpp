@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -26,6 +27,7 @@
 #include "codegen.hpp"
 #include "detach.hpp"
 #include "fd.hpp"
+#include "loader_events.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/print/frames.hpp"
@@ -365,6 +367,18 @@ struct driver::state {
   std::vector<fault> faults;
   std::vector<std::uint64_t> drops_reported;  // per slot and CPU
   bool ended = false;
+  bool attached = false;  // go() attached the probes and detach() has not yet released them
+
+  // The processes whose pid and USDT probes follow their loader (loader_events.hpp): each has a
+  // slot in `loads`, which its loader program counts up.
+  struct followed_process {
+    std::int64_t pid;
+    std::uint64_t loads_seen = 0;
+  };
+  std::vector<followed_process> followed;
+  fd loads;                 // the counters (an array map)
+  std::vector<fd> loaders;  // their programs
+  std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
 
   ~state() {
     if (ring) ring_buffer__free(ring);
@@ -377,6 +391,7 @@ struct driver::state {
   static constexpr std::size_t events_closed_here_at_most = 8;
 
   void detach() {
+    attached = false;
     close_together(links);
     if (events.size() > events_closed_here_at_most) release_in_background(events);
     else events.clear();
@@ -387,28 +402,96 @@ struct driver::state {
   }
 
   void bind_probes() {
-    std::map<std::string, std::size_t> by_name;
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
       for (const auto& p : program.clauses[ci].probes) {
         auto matched = match_probes(p);
-        if (matched.empty()) {
+        if (matched.empty() && !options.zdefs) {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         }
-        for (auto& t : matched) {
-          const auto name = t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name;
-          auto it = by_name.find(name);
-          if (it == by_name.end()) {
-            t.info.id = static_cast<std::uint32_t>(targets.size() + 1);
-            targets.push_back(std::move(t));
-            it = by_name.emplace(name, targets.size() - 1).first;
-          }
-          auto& clauses = targets[it->second].info.clauses;
-          if (clauses.empty() || clauses.back() != ci) clauses.push_back(ci);
-        }
+        for (auto& t : matched) bind(ci, std::move(t), true);
       }
     }
     for (const auto& t : targets) infos.push_back(t.info);
+  }
+
+  // Gives clause `ci` to the probe `t` names, making it a new target when it is none yet; one
+  // known already gets it only when `known_too`. Says whether `t` was new.
+  bool bind(std::uint32_t ci, target t, bool known_too) {
+    const auto name = full_name(t.info);
+    auto it = by_name.find(name);
+    const bool fresh = it == by_name.end();
+    if (fresh) {
+      t.info.id = static_cast<std::uint32_t>(targets.size() + 1);
+      targets.push_back(std::move(t));
+      it = by_name.emplace(name, targets.size() - 1).first;
+    }
+    auto& clauses = targets[it->second].info.clauses;
+    if ((fresh || known_too) && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
+    return fresh;
+  }
+
+  // Places a uprobe on the dynamic loader of each process with pid or USDT probes (none for a
+  // static program), so that follow_loads() sees the objects it maps later.
+  void follow_loaders() {
+    std::vector<std::pair<std::int64_t, loader_breakpoint>> places;
+    for (const auto& c : program.clauses)
+      for (const auto& p : c.probes) {
+        const auto pid = process_of(p);
+        if (pid && std::none_of(places.begin(), places.end(), [&](const auto& place) { return place.first == *pid; }))
+          if (auto at = find_loader_breakpoint(*pid)) places.emplace_back(*pid, std::move(*at));
+      }
+    if (places.empty()) return;
+    loads = make_map(BPF_MAP_TYPE_ARRAY, "dtpp_loads", 4, 8, static_cast<std::uint32_t>(places.size()));
+    for (const auto& [pid, at] : places) {
+      const auto code = loader_program(loads.get(), static_cast<std::uint32_t>(followed.size()));
+      fd loader(bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dtpp_loader", "GPL", code.data(), code.size(), nullptr));
+      if (loader.get() < 0) throw error("loading the dynamic loader's program: " + errno_text(errno));
+      target t;
+      t.type = target::kind::user_entry;
+      t.info = {0, "pid" + std::to_string(pid), at.path, "_dl_debug_state", "entry", {}};
+      t.uprobe_path = at.path;
+      t.uprobe_offset = at.offset;
+      t.uprobe_pid = pid;
+      if (const auto why = attach(t, loader.get())) throw error("following the loader: " + *why);
+      loaders.push_back(std::move(loader));
+      followed.push_back({pid});
+    }
+  }
+
+  // A loader event of a followed process: wait until it has stopped, match the probe
+  // descriptions that name it again, load and attach the probes new objects brought, and let it
+  // run on (SIGCONT when it is stopped by the signal; a -c command, stopped for dtpp as its
+  // tracer, is let go by its tracer). Objects unmapped need nothing: a uprobe belongs to its
+  // file, and fires again if the file is mapped again.
+  void follow_loads() {
+    if (!attached) return;
+    for (std::uint32_t slot = 0; slot < followed.size(); ++slot) {
+      auto& process = followed[slot];
+      std::uint64_t count = 0;
+      if (bpf_map_lookup_elem(loads.get(), &slot, &count) != 0 || count == process.loads_seen) continue;
+      process.loads_seen = count;
+      // Let go however this ends (a probe the kernel refuses to load throws).
+      struct resume {
+        std::int64_t pid;
+        char stopped;
+        ~resume() {
+          if (stopped == 'T') ::kill(static_cast<pid_t>(pid), SIGCONT);
+        }
+      } const stopped{process.pid, wait_until_stopped(process.pid)};
+      const auto first = targets.size();
+      for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
+        for (const auto& p : program.clauses[ci].probes)
+          if (process_of(p) == process.pid)
+            for (auto& t : match_probes(p)) bind(ci, std::move(t), false);
+      for (auto i = first; i < targets.size(); ++i) {
+        infos.push_back(targets[i].info);
+        units.push_back({targets[i], {i}});
+        load_unit(units.back());
+        if (attach(targets[i], programs.back().get()))
+          faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
+      }
+    }
   }
 
   // Probes of many system calls with the same clauses share one program on raw_syscalls, which
@@ -565,17 +648,19 @@ struct driver::state {
   }
 
   void load_programs() {
+    for (const auto& u : units) load_unit(u);
+  }
+
+  void load_unit(const unit& u) {
     std::vector<int> fds;
     for (const auto& m : maps) fds.push_back(m.get());
-    for (const auto& u : units) {
-      auto scratch = scratch_prefix;
-      auto code = generate(program, u.program, plan, scratch);
-      scratches.push_back(make_scratch(scratch));
-      fds[map_scratch] = scratches.back().get();
-      resolve_maps(code, fds);
-      programs.push_back(load(u, code));
-      instructions += code.size();
-    }
+    auto scratch = scratch_prefix;
+    auto code = generate(program, u.program, plan, scratch);
+    scratches.push_back(make_scratch(scratch));
+    fds[map_scratch] = scratches.back().get();
+    resolve_maps(code, fds);
+    programs.push_back(load(u, code));
+    instructions += code.size();
   }
 
   static bpf_prog_type type_of(const target& t) {
@@ -657,6 +742,8 @@ struct driver::state {
       throw error("no probe could be enabled: " + first_failure +
                   (failed > 1 ? " (and " + std::to_string(failed - 1) + " more)" : ""));
     faults.insert(faults.end(), skipped.begin(), skipped.end());
+    attached = true;
+    follow_loaders();
   }
 
   static std::string full_name(const probe_info& p) {
@@ -683,8 +770,10 @@ struct driver::state {
       attr.config2 = t.uprobe_offset;
       attr.sample_period = 1;
       attr.wakeup_events = 1;
-      on_cpus = {-1};  // every CPU, for the one process
+      // Every CPU for the one process; or, with no process (pid -1), one event on CPU 0, whose
+      // program runs wherever any process mapping the file reaches the probe (as a tracepoint's).
       pid = static_cast<pid_t>(t.uprobe_pid);
+      on_cpus = {pid >= 0 ? -1 : 0};
     } else if (t.type == target::kind::profile || t.type == target::kind::tick) {
       attr.type = PERF_TYPE_SOFTWARE;
       attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -807,8 +896,14 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
   st.bind_probes();
 
-  st.plan = plan_layout(program, st.infos, st.cpus, options.nspec, st.scratch_prefix,
-                        st.options.aggsize);
+  // Libraries a process maps later bring probes whose names are not known yet: string keys
+  // holding probe names are then as wide as any string.
+  auto names = st.infos;
+  if (std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
+        return std::any_of(c.probes.begin(), c.probes.end(), [](const ir::probe& p) { return process_of(p).has_value(); });
+      }))
+    names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
+  st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
   // checker loaded it already for one naming kernel types).
@@ -861,6 +956,7 @@ bool driver::exited() const { return __atomic_load_n(state_->global(global_exite
 int driver::exit_status() const { return static_cast<int>(*state_->global(global_status)); }
 
 std::vector<firing> driver::take_records() {
+  state_->follow_loads();
   ring_buffer__consume(state_->ring);
   return std::exchange(state_->records, {});
 }
@@ -902,7 +998,8 @@ engine::factory engine_factory() {
       .make = [](const ir::program& program, const engine::run_options& run) -> std::unique_ptr<engine::source> {
         if (const auto why = unavailable()) throw error(*why);
         return std::make_unique<driver>(
-            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec});
+            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec,
+                          .zdefs = run.zdefs});
       },
       // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
       // list when every probe is listed.

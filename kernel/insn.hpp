@@ -76,6 +76,8 @@ class emitter {
   void compare_exchange(reg base, std::int16_t off, reg src) {
     put(BPF_STX | BPF_DW | BPF_ATOMIC, base, src, off, BPF_CMPXCHG);
   }
+  /// The 8 bytes at base + off grow by src, atomically.
+  void atomic_add(reg base, std::int16_t off, reg src) { put(BPF_STX | BPF_DW | BPF_ATOMIC, base, src, off, BPF_ADD); }
 
   // ---- control ----
   void jump(label to) { jump_op(BPF_JA, r0, r0, false, 0, to); }

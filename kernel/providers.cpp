@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <span>
 #include <sstream>
 
@@ -213,13 +214,54 @@ std::optional<std::pair<std::string, std::int64_t>> usdt_provider(const std::str
   return std::make_pair(provider.substr(0, digits + 1), pid);
 }
 
-// The USDT sites of process `pid` whose provider is `name`: a probe each, in the function that
-// holds the site.
-void match_usdt_probes(const ir::probe& p, const std::string& name, std::int64_t pid, std::vector<target>& out) {
-  for (const auto& [path, module, object] : process_objects(pid)) {
+// USDT providers of every process ("myprov*", as DTrace's myprov*:::NAME names myprov1234,
+// myprov5678 ...): the provider names' glob, matched against a provider name with a process id
+// after it; nothing for any other description, or one of a provider the kernel names itself.
+std::optional<std::string> any_process_usdt_provider(const std::string& provider) {
+  const auto name = provider.substr(0, provider.size() - 1);
+  if (provider.size() < 2 || provider.back() != '*' || has_glob(name) || name == "pid") return std::nullopt;
+  for (const char* own : {"syscall", "tracepoint", "sched", "proc", "io", "profile", "dtrace", "fbt"})
+    if (matches(provider, own)) return std::nullopt;
+  return provider;
+}
+
+// Every object with USDT sites of a provider `accepts` that some process maps now, each once: the
+// files of every /proc/PID/maps (module a.out for the first process whose executable it is), each
+// read for its notes alone, and only those with such a site read whole.
+template <typename Accepts>
+std::vector<process_object> mapped_objects(Accepts accepts) {
+  std::vector<process_object> out;
+  DIR* d = ::opendir("/proc");
+  if (!d) return out;
+  std::vector<std::int64_t> pids;
+  while (const auto* e = ::readdir(d))
+    if (e->d_name[0] >= '1' && e->d_name[0] <= '9') pids.push_back(std::atoll(e->d_name));
+  ::closedir(d);
+  std::set<std::string> checked;
+  for (const auto pid : pids) {
+    char exe[4096] = {};
+    const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
+    const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
+    for (const auto& m : symbols::read_maps(pid))
+      if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
+          std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
+                              [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
+        out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
+                       &symbols::shared_cache().object_at(m.path)});
+  }
+  return out;
+}
+
+// The USDT sites of `objects` whose provider `accepts`: a probe each, in the function that holds
+// the site, firing in process `pid` (-1: every process that maps the object).
+template <typename Accepts>
+void match_usdt_sites(const ir::probe& p, const std::vector<process_object>& objects, Accepts accepts,
+                      std::int64_t pid, std::vector<target>& out) {
+  for (const auto& [path, module, object] : objects) {
     if (!matches(p.module, module)) continue;
     for (const auto& site : object->usdt_sites()) {
-      if (site.provider != name || !matches(p.name, site.name)) continue;
+      if (!accepts(site.provider) || !matches(p.name, site.name)) continue;
+      const auto name = site.provider;
       const auto* f = object->function_at(site.address);
       const auto function = f ? f->name : std::string();
       if (!matches(p.function, function) && !(f && matches(p.function, f->mangled))) continue;
@@ -231,7 +273,7 @@ void match_usdt_probes(const ir::probe& p, const std::string& name, std::int64_t
                     "' are not supported", p.where);
       target t;
       t.type = target::kind::usdt;
-      t.info = {0, p.provider, module, function, site.name, {}};
+      t.info = {0, pid < 0 ? site.provider : p.provider, module, function, site.name, {}};
       t.uprobe_path = path;
       t.uprobe_offset = *file_offset;
       t.uprobe_pid = pid;
@@ -361,6 +403,12 @@ target raw_syscalls(target::kind kind) {
   return t;
 }
 
+std::optional<std::int64_t> process_of(const ir::probe& d) {
+  if (const auto pid = pid_provider(d.provider)) return pid;
+  if (const auto usdt = usdt_provider(d.provider)) return usdt->second;
+  return std::nullopt;
+}
+
 std::optional<std::string> unavailable_reason(const ir::probe& p) {
   const std::string no_kprobes = "this kernel has no kprobes and refuses fentry programs";
   if (p.provider == "fbt")
@@ -436,7 +484,13 @@ std::vector<target> match_probes(const ir::probe& p) {
     else out.back().args.clear();
   }
   if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
-  if (const auto usdt = usdt_provider(p.provider)) match_usdt_probes(p, usdt->first, usdt->second, out);
+  if (const auto usdt = usdt_provider(p.provider))
+    match_usdt_sites(p, process_objects(usdt->second), [&](const std::string& name) { return name == usdt->first; },
+                     usdt->second, out);
+  if (const auto glob = any_process_usdt_provider(p.provider)) {
+    const auto accepts = [&](const std::string& name) { return matches(*glob, name + "1"); };
+    match_usdt_sites(p, mapped_objects(accepts), accepts, -1, out);
+  }
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
@@ -464,7 +518,7 @@ bool names_kernel_provider(const ir::probe& d) {
   if (d.provider.empty()) return false;
   for (const char* provider : {"syscall", "tracepoint", "sched", "proc", "io", "fbt"})
     if (matches(d.provider, provider)) return true;
-  return pid_provider(d.provider) || usdt_provider(d.provider);
+  return pid_provider(d.provider) || usdt_provider(d.provider) || any_process_usdt_provider(d.provider);
 }
 
 }  // namespace dtpp::kernel

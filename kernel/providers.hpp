@@ -28,6 +28,9 @@ std::vector<target> match_probes(const ir::probe& description);
 /// sched:::on-cpu that needs a kprobe or an fentry program); nothing when no reason is known.
 std::optional<std::string> unavailable_reason(const ir::probe& description);
 
+/// The process a pid or USDT provider names (pid1234, myprov1234); nothing for any other.
+std::optional<std::int64_t> process_of(const ir::probe& description);
+
 /// A system call's number, by the name its syscalls tracepoints use; nothing when the C library
 /// this was built against does not know the call (a kernel newer than its headers).
 std::optional<std::uint32_t> syscall_number(const std::string& name);

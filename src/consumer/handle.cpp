@@ -130,7 +130,8 @@ void handle::exec(const program& p) {
     const engine::run_options run{program_name_, options_.size("bufsize", 4u << 20),
                                   options_.size("aggsize", 4u << 20),
                                   options_.size("dynvarsize", 1u << 20),
-                                  static_cast<std::size_t>(options_.number("nspec").value_or(1))};
+                                  static_cast<std::size_t>(options_.number("nspec").value_or(1)),
+                                  options_.on("zdefs")};
     auto made = std::make_unique<session>(chosen.make(run_program, run), options_,
                                           std::getenv("_DTRACE_TESTING") != nullptr);
     session_ = std::move(made);

@@ -6,27 +6,32 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <lzma.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <span>
 
 namespace dtpp::symbols {
 namespace {
 
-// An open ELF file, closed with its descriptor.
+// An open ELF file (or image in memory), closed with its descriptor.
 class elf_file {
  public:
   explicit elf_file(const std::string& path) {
     if (elf_version(EV_CURRENT) == EV_NONE) return;
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
-    if (elf_ && elf_kind(elf_) != ELF_K_ELF) {
-      elf_end(elf_);
-      elf_ = nullptr;
-    }
+    keep_elf_only();
+  }
+  /// An image in memory, which must outlive this.
+  explicit elf_file(std::span<char> image) {
+    if (elf_version(EV_CURRENT) == EV_NONE) return;
+    elf_ = elf_memory(image.data(), image.size());
+    keep_elf_only();
   }
   ~elf_file() {
     if (elf_) elf_end(elf_);
@@ -37,6 +42,13 @@ class elf_file {
   Elf* get() const { return elf_; }
 
  private:
+  void keep_elf_only() {
+    if (elf_ && elf_kind(elf_) != ELF_K_ELF) {
+      elf_end(elf_);
+      elf_ = nullptr;
+    }
+  }
+
   int fd_ = -1;
   Elf* elf_ = nullptr;
 };
@@ -84,27 +96,82 @@ void add_functions(Elf* elf, Elf_Scn* section, const GElf_Shdr& header, std::vec
   }
 }
 
+// The functions of every section of type `wanted` (SHT_SYMTAB, SHT_DYNSYM).
+void add_functions(Elf* elf, Elf64_Word wanted, std::vector<function>& out) {
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    if (gelf_getshdr(section, &header) && header.sh_type == wanted) add_functions(elf, section, header, out);
+  }
+}
+
+// The section called `wanted`, if any.
+Elf_Scn* section_named(Elf* elf, const char* wanted) {
+  std::size_t names_index = 0;
+  if (elf_getshdrstrndx(elf, &names_index) != 0) return nullptr;
+  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
+    GElf_Shdr header;
+    const char* name = gelf_getshdr(section, &header) ? elf_strptr(elf, names_index, header.sh_name) : nullptr;
+    if (name && std::strcmp(name, wanted) == 0) return section;
+  }
+  return nullptr;
+}
+
+// The bytes of an .xz stream; empty when they are not one (or are cut short).
+std::string xz_decompressed(const void* data, std::size_t size) {
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK) return {};
+  std::string out(size * 4 + 4096, '\0');
+  stream.next_in = static_cast<const std::uint8_t*>(data);
+  stream.avail_in = size;
+  lzma_ret result = LZMA_OK;
+  while (result == LZMA_OK) {
+    if (stream.total_out == out.size()) out.resize(out.size() * 2);
+    stream.next_out = reinterpret_cast<std::uint8_t*>(out.data()) + stream.total_out;
+    stream.avail_out = out.size() - stream.total_out;
+    result = lzma_code(&stream, LZMA_FINISH);
+  }
+  out.resize(result == LZMA_STREAM_END ? stream.total_out : 0);
+  lzma_end(&stream);
+  return out;
+}
+
+// The functions of a stripped object's MiniDebugInfo: .gnu_debugdata holds an xz-compressed ELF
+// image whose .symtab has the functions .dynsym leaves out (Fedora's and others' libraries).
+void add_debugdata_functions(Elf* elf, std::vector<function>& out) {
+  Elf_Scn* section = section_named(elf, ".gnu_debugdata");
+  Elf_Data* data = section ? elf_getdata(section, nullptr) : nullptr;
+  if (!data || !data->d_buf) return;
+  auto image = xz_decompressed(data->d_buf, data->d_size);
+  if (image.empty()) return;
+  const elf_file inner{std::span<char>(image.data(), image.size())};
+  if (inner.get()) add_functions(inner.get(), SHT_SYMTAB, out);
+}
+
+// The functions of the separate debug file of an object with this build-id, as distributions
+// install them (ROOT/.build-id/xx/rest.debug, for each root), when one is there and has that
+// build-id.
+void add_debug_file_functions(const std::string& build_id, const std::vector<std::string>& debug_roots,
+                              std::vector<function>& out) {
+  if (build_id.size() < 3) return;
+  for (const auto& root : debug_roots) {
+    const elf_file debug(root + "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug");
+    if (!debug.get() || read_build_id(debug.get()) != build_id) continue;
+    add_functions(debug.get(), SHT_SYMTAB, out);
+    return;
+  }
+}
+
 // The USDT notes (type 3, owner "stapsdt") of .note.stapsdt: the site's address, the address of
 // .stapsdt.base when the note was written and the semaphore's, then provider, name and argument
 // strings. A prelinked object moved .stapsdt.base: the sites move with it.
 std::vector<usdt_site> read_usdt_sites(Elf* elf) {
   std::vector<usdt_site> out;
-  std::size_t names_index = 0;
-  if (elf_getshdrstrndx(elf, &names_index) != 0) return out;
-  Elf_Scn* notes = nullptr;
-  std::uint64_t base = 0;
-  bool has_base = false;
-  for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
-    GElf_Shdr header;
-    if (!gelf_getshdr(section, &header)) continue;
-    const char* name = elf_strptr(elf, names_index, header.sh_name);
-    if (!name) continue;
-    if (std::strcmp(name, ".note.stapsdt") == 0 && header.sh_type == SHT_NOTE) notes = section;
-    if (std::strcmp(name, ".stapsdt.base") == 0) {
-      base = header.sh_addr;
-      has_base = true;
-    }
-  }
+  Elf_Scn* notes = section_named(elf, ".note.stapsdt");
+  GElf_Shdr header;
+  if (notes && (!gelf_getshdr(notes, &header) || header.sh_type != SHT_NOTE)) notes = nullptr;
+  Elf_Scn* base_section = section_named(elf, ".stapsdt.base");
+  const bool has_base = base_section && gelf_getshdr(base_section, &header);
+  const std::uint64_t base = has_base ? header.sh_addr : 0;
   Elf_Data* data = notes ? elf_getdata(notes, nullptr) : nullptr;
   if (!data) return out;
   GElf_Nhdr note;
@@ -149,7 +216,12 @@ std::string object::build_id_of(const std::string& path) {
   return file.get() ? read_build_id(file.get()) : std::string();
 }
 
-object object::read(const std::string& path) {
+std::vector<usdt_site> object::usdt_sites_of(const std::string& path) {
+  const elf_file file(path);
+  return file.get() ? read_usdt_sites(file.get()) : std::vector<usdt_site>{};
+}
+
+object object::read(const std::string& path, const std::vector<std::string>& debug_roots) {
   object o;
   const elf_file file(path);
   Elf* elf = file.get();
@@ -163,13 +235,15 @@ object object::read(const std::string& path) {
       if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD)
         o.segments_.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
     }
-  // .symtab first: where both name an address, the stable sort and unique below keep its name.
+  // .dynsym first: where two tables name an address, the stable sort and unique below keep the
+  // exported name (exit, not glibc's internal alias __GI_exit). A stripped object (no .symtab)
+  // takes its other functions from its debug file, else its MiniDebugInfo.
   std::vector<function> found;
-  for (const Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM})
-    for (Elf_Scn* section = nullptr; (section = elf_nextscn(elf, section));) {
-      GElf_Shdr header;
-      if (gelf_getshdr(section, &header) && header.sh_type == wanted) add_functions(elf, section, header, found);
-    }
+  add_functions(elf, SHT_DYNSYM, found);
+  const auto exported = found.size();
+  add_functions(elf, SHT_SYMTAB, found);
+  if (found.size() == exported) add_debug_file_functions(o.build_id_, debug_roots, found);
+  if (found.size() == exported) add_debugdata_functions(elf, found);
   std::stable_sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end(),
                           [](const function& a, const function& b) { return a.address == b.address; }),

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 
 #include <cstdint>
 #include <set>
@@ -84,6 +85,59 @@ TEST_CASE("an object's functions come from its symbol tables, demangled", "[symb
   CHECK_FALSE(symbols::object::read("/no/such/file").readable());
   CHECK_FALSE(symbols::object::read("/proc/self/maps").readable());
   CHECK(symbols::object::build_id_of("/no/such/file").empty());
+}
+
+TEST_CASE("a stripped library is named from its debug file by build-id, or from its MiniDebugInfo", "[symbols]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = DTPP_DEBUGINFO_DIR;
+  const std::string stripped = dir / "stripped.so";
+  // Where the hidden function is, and its one name, in each reading (0 and "" when it is missing).
+  struct found {
+    std::uint64_t address = 0;
+    std::string mangled, name;
+    std::size_t functions = 0;
+  };
+  const auto hidden = [](const symbols::object& o) {
+    found f;
+    for (const auto& fn : o.functions()) {
+      if (fn.name == "stripped_ns::hidden_square(long)") f = {fn.address, fn.mangled, fn.name, 0};
+      CHECK(fn.name != "");
+    }
+    f.functions = o.functions().size();
+    return f;
+  };
+  const auto unstripped = hidden(symbols::object::read(dir / "lib.debug", {}));
+  REQUIRE(unstripped.address != 0);
+  CHECK(unstripped.mangled == "_ZN11stripped_ns13hidden_squareEl");
+
+  // Stripped, with no debug file to be found: .dynsym's exported function alone.
+  const auto alone = symbols::object::read(stripped, {});
+  CHECK(hidden(alone).address == 0);
+  CHECK(std::any_of(alone.functions().begin(), alone.functions().end(),
+                    [](const symbols::function& f) { return f.name == "stripped_lib_entry"; }));
+
+  // The debug file under a root's .build-id/xx/rest.debug; a root without one is passed over, and
+  // a file there with another build-id (this test program) is not taken for it.
+  const auto id = symbols::object::build_id_of(stripped);
+  REQUIRE(id.size() == 40);
+  const auto root = dir / "root", wrong = dir / "wrong";
+  for (const auto& r : {root, wrong}) {
+    fs::remove_all(r);
+    fs::create_directories(r / ".build-id" / id.substr(0, 2));
+  }
+  fs::copy_file(dir / "lib.debug", root / ".build-id" / id.substr(0, 2) / (id.substr(2) + ".debug"));
+  fs::copy_file(self(), wrong / ".build-id" / id.substr(0, 2) / (id.substr(2) + ".debug"));
+  const auto by_id = hidden(symbols::object::read(stripped, {(dir / "nowhere").string(), wrong.string(), root.string()}));
+  CHECK(by_id.address == unstripped.address);
+  CHECK(by_id.mangled == unstripped.mangled);
+  CHECK(hidden(symbols::object::read(stripped, {wrong.string()})).address == 0);
+
+  // MiniDebugInfo: the same function at the same address, with no debug file anywhere.
+  const auto mini = symbols::object::read(dir / "minidebug.so", {});
+  CHECK(hidden(mini).address == unstripped.address);
+  CHECK(hidden(mini).functions == by_id.functions);
+  fs::remove_all(root);
+  fs::remove_all(wrong);
 }
 
 TEST_CASE("a program counter of this process is named module`function+offset", "[symbols]") {

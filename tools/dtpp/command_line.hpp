@@ -61,6 +61,7 @@ struct settings {
   d::compile_options compile;              ///< strsize, stack frames, defaultargs, argref, empty, $target
   pid_t command = 0;                       ///< -c: the child running the command (traced by dtpp)
   bool command_held = false;               ///< -c: the child is stopped before its first instruction
+  bool command_loading = false;            ///< -c: the child is stopped at a loader event (see command_ended)
   pid_t grabbed = 0;                       ///< -p: the process whose exit ends the run
   std::vector<ir::option> options;         ///< every option set, in order, for the engines
 };

@@ -275,10 +275,25 @@ void catch_interrupts() {
   ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
 }
 
+/// Whether the kernel engine stopped the -c command at a loader event (a SIGSTOP that BPF's
+/// bpf_send_signal sent, SI_KERNEL, not one a user sent with kill).
+bool stopped_by_loader_event(pid_t child, int status) {
+  siginfo_t info{};
+  return (status >> 16) == 0 && WSTOPSIG(status) == SIGSTOP &&
+         ::ptrace(PTRACE_GETSIGINFO, child, nullptr, &info) == 0 && info.si_code == SI_KERNEL;
+}
+
 /// Whether the -c command has ended (reaped; then s.command is 0), waiting for it or not. Its
 /// stops as its tracer are handled here: at its exit its maps are kept, so that its frames are
-/// named after it is gone; a signal it was sent is handed on.
+/// named after it is gone; a signal it was sent is handed on. A stop at a loader event is kept
+/// until the next call, after the engine has attached the probes of what was loaded (the engine
+/// does so as the run's records are taken), and then let go without the signal.
 bool command_ended(const settings& s, bool wait) {
+  auto& held = const_cast<settings&>(s).command_loading;
+  if (held && !wait) {
+    held = false;
+    ::ptrace(PTRACE_CONT, s.command, nullptr, nullptr);
+  }
   int status = 0;
   while (true) {
     const pid_t reported = ::waitpid(s.command, &status, wait ? 0 : WNOHANG);
@@ -287,7 +302,11 @@ bool command_ended(const settings& s, bool wait) {
     if (reported != s.command || !WIFSTOPPED(status)) break;
     const int event = status >> 16;
     if (event == PTRACE_EVENT_EXIT) symbols::shared_cache().remember(s.command);
-    const long signal = event != 0 ? 0 : WSTOPSIG(status);
+    if (!wait && stopped_by_loader_event(s.command, status)) {
+      held = true;
+      return false;
+    }
+    const long signal = event != 0 || stopped_by_loader_event(s.command, status) ? 0 : WSTOPSIG(status);
     ::ptrace(PTRACE_CONT, s.command, nullptr, reinterpret_cast<void*>(signal));
   }
   const_cast<settings&>(s).command = 0;

@@ -25,6 +25,7 @@ struct run_options {
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation (per CPU or thread)
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
   std::size_t nspec = 1;              ///< speculative buffers
+  bool zdefs = false;                 ///< -Z: a description may match no probe (yet)
 };
 
 /// One engine a consumer can run programs in.

@@ -34,6 +34,9 @@ struct driver_options {
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation's map
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map
   std::size_t nspec = 1;              ///< speculative buffers
+  /// -Z: a description may match no probe, as a pid or USDT one naming a library the process
+  /// has not loaded yet (its probes are placed when it is).
+  bool zdefs = false;
 };
 
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.

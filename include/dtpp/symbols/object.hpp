@@ -54,16 +54,23 @@ std::string demangle(std::string_view mangled);
 class object {
  public:
   /// Reads `path`; an object that cannot be read or is not ELF has no functions and no segments
-  /// (`readable()` false), so that a frame inside it is named by its address.
-  static object read(const std::string& path);
+  /// (`readable()` false), so that a frame inside it is named by its address. A stripped object
+  /// (no .symtab) takes its functions from its separate debug file, found by build-id under each
+  /// of `debug_roots` (ROOT/.build-id/xx/rest.debug), or else from its MiniDebugInfo
+  /// (.gnu_debugdata, xz-compressed); .dynsym's are added in every case.
+  static object read(const std::string& path, const std::vector<std::string>& debug_roots = {"/usr/lib/debug"});
   /// Only the GNU build-id of the file at `path` (hex; empty when it has none or is unreadable):
   /// cheap, reads the notes alone.
   static std::string build_id_of(const std::string& path);
 
+  /// Only the USDT sites of the file at `path` (none when it has none or is unreadable): cheap,
+  /// reads the section headers and the notes alone.
+  static std::vector<usdt_site> usdt_sites_of(const std::string& path);
+
   bool readable() const { return readable_; }
   /// The GNU build-id's bytes in hex; empty when the object has none.
   const std::string& build_id() const { return build_id_; }
-  /// Every function, sorted by address, one per address (.symtab's name wins over .dynsym's).
+  /// Every function, sorted by address, one per address (.dynsym's name wins over the others).
   const std::vector<function>& functions() const { return functions_; }
   /// Every USDT site, in note order.
   const std::vector<usdt_site>& usdt_sites() const { return usdt_sites_; }

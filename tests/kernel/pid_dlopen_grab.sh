@@ -1,0 +1,32 @@
+#!/bin/sh
+# pid_dlopen_grab.sh DTPP KERNEL_AVAILABLE TARGET: a library that a process grabbed with -p loads
+# with dlopen() after dtpp has placed its probes gives exact counts (the process is stopped at the
+# loader event by a SIGSTOP from BPF, and dtpp lets it go with SIGCONT once the library's probes
+# are attached).
+set -u
+dtpp=$1 available=$2 target=$3
+why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
+fail() { echo "$*"; exit 1; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+mkfifo "$dir/go"
+# The target waits for a byte on the fifo before it loads the library.
+"$target" 3 wait-then-plugin < "$dir/go" &
+pid=$!
+exec 3> "$dir/go"
+"$dtpp" -q -Z -p "$pid" -n 'BEGIN { printf("ready\n"); }
+  pid$target::plugin_square:entry { @calls[probefunc] = count(); }
+  pid$target::plugin_square:return { @returned = sum(arg1); }' > "$dir/out" 2>&1 &
+tracer=$!
+tries=0
+until grep -q ready "$dir/out"; do
+  tries=$((tries + 1))
+  [ $tries -gt 200 ] && fail "dtpp did not start: $(cat "$dir/out")"
+  sleep 0.05
+done
+echo go >&3
+exec 3>&-
+wait "$tracer" || fail "dtpp failed: $(cat "$dir/out")"
+grep -qx '  plugin_square  *6' "$dir/out" || fail "not 6 calls in: $(cat "$dir/out")"
+grep -qx ' *214' "$dir/out" || fail "not 214 returned in: $(cat "$dir/out")"
+grep -qx "dtpp: pid $pid has exited" "$dir/out" || fail "no exit line in: $(cat "$dir/out")"
