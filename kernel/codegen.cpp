@@ -1933,6 +1933,19 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
   return std::min(bound, strsize);
 }
 
+// The strsize the program was checked with (-x strsize or #pragma D option strsize): every
+// string-typed value carries it, as the in-process engine reads it.
+std::uint32_t checked_strsize(const ir::program& program) {
+  std::uint32_t strsize = 0;
+  for (const auto& v : program.variables)
+    if (v.value.is_string()) strsize = std::max(strsize, v.value.size);
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const expr& e) {
+      if (e.t.is_string()) strsize = std::max(strsize, e.t.size);
+    });
+  return strsize ? strsize : 256;
+}
+
 }  // namespace
 
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
@@ -1943,9 +1956,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   layout l;
   l.cpus = cpus;
   l.nspec = static_cast<std::uint32_t>(nspec);
-  for (const auto& o : program.options)
-    if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
-  l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
+  l.strsize = std::max<std::uint32_t>((checked_strsize(program) + 7) & ~7u, 8);
   std::uint32_t data = 0;
   for (const auto& c : program.clauses) data = std::max(data, c.data_size);
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
