@@ -990,6 +990,7 @@ class builder {
       case ir::subroutine::strstr: return strstr(e, depth);
       case ir::subroutine::basename: return path_part(e, depth, false);
       case ir::subroutine::dirname: return path_part(e, depth, true);
+      case ir::subroutine::strtok: return strtok(e, depth);
       case ir::subroutine::strlen:
       case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
@@ -1001,7 +1002,6 @@ class builder {
       case ir::subroutine::ntohll:
       case ir::subroutine::getmajor:
       case ir::subroutine::getminor:
-      case ir::subroutine::strtok:
       case ir::subroutine::index:
       case ir::subroutine::rindex:
       case ir::subroutine::rand:
@@ -1486,6 +1486,63 @@ class builder {
     e_.store_imm(result.base, off16(result.offset), '.', 1);  // nothing left: "."
     e_.bind(done);
     return result;
+  }
+
+  // strtok(s, delimiters): s's first token (as in-process: D has no NULL to go on with), the
+  // bytes from the first one not a delimiter up to the next delimiter; "" without one. The
+  // delimiters are a 256-bit set, and a 0 byte (s's end) counts as one.
+  place strtok(const expr& e, int depth) {
+    const auto text = padded_copy(e.kids[0], depth);
+    const auto delimiters = eval_string(e.kids[1], depth);
+    const place set{r7, s_.allocate(32)};
+    zero(set, 32);
+    e_.store_imm(set.base, off16(set.offset), 1, 1);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      byte_address(r1, delimiters, r3);
+      e_.load(r2, r1, 0, 1);
+      e_.mov(r4, r2);
+      e_.alu(BPF_AND, r4, 7);
+      e_.mov(r5, 1);
+      e_.alu(BPF_LSH, r5, r4);
+      e_.alu(BPF_RSH, r2, 3);
+      byte_address(r1, set, r2);
+      e_.load(r2, r1, 0, 1);
+      e_.alu(BPF_OR, r2, r5);
+      e_.store(r1, 0, r2, 1);
+    });
+    const auto start = temp(depth), none = temp(depth + 1);
+    for (const bool delimiter : {false, true}) {  // the token's start, then its end
+      e_.store_imm(r10, none, 1);
+      e_.mov(r0, 0);
+      counted_loop(r3, l_.strsize - 1, [&] {
+        byte_address(r1, text, r3);
+        e_.load(r2, r1, 0, 1);
+        e_.mov(r4, r2);
+        e_.alu(BPF_AND, r4, 7);
+        e_.alu(BPF_RSH, r2, 3);
+        byte_address(r1, set, r2);
+        e_.load(r2, r1, 0, 1);
+        e_.alu(BPF_RSH, r2, r4);
+        e_.alu(BPF_AND, r2, 1);  // 1: a delimiter
+        if (delimiter) {  // not yet: before a delimiter at or after the start
+          e_.load(r4, r10, start);
+          e_.alu(BPF_SUB, r4, r3);
+          e_.alu(BPF_SUB, r4, 1);
+          e_.alu(BPF_RSH, r4, 63);
+          e_.alu(BPF_AND, r2, r4);
+          e_.alu(BPF_XOR, r2, 1);
+        }  // (else not yet: on a delimiter)
+        e_.load(r5, r10, none);
+        e_.alu(BPF_AND, r5, r2);
+        e_.store(r10, none, r5);
+        e_.alu(BPF_ADD, r0, r5);
+      });
+      if (!delimiter) e_.store(r10, start, r0);
+    }
+    e_.load(r1, r10, start);
+    e_.mov(r2, r0);
+    e_.alu(BPF_SUB, r2, r1);
+    return copy_part(text);
   }
 
   // strtoll(s, [base]) as DTrace's: blanks and tabs, a sign, "0x" before base 16 digits, then

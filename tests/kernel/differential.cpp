@@ -4,8 +4,8 @@
 // numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
 // stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
-// functions over those values; then index, rindex, strstr, basename, dirname and strtoll at
-// their edges. Each expression sits in a BEGIN clause of its own, so that a fault
+// functions over those values; then index, rindex, strstr, basename, dirname, strtok and
+// strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
 // ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
@@ -194,7 +194,10 @@ const std::vector<std::string> edge_cases = {
     "strtoll(\"  -42x\")", "strtoll(\"0x1F\", 16)", "strtoll(\"+7\")", "strtoll(\"\")", "strtoll(\"zZ\", 36)",
     "strtoll(\"9223372036854775807\")", "strtoll(\"-9223372036854775808\")", "strtoll(\"18446744073709551617\")",
     "strtoll(s_tab)", "strtoll(\"0x\", 16)", "strtoll(\"778\", 8)", "strtoll(\"- 1\")", "strtoll(\"\\t 12\")",
-    "strtoll(\"0xg\", 16)", "strtoll(\"12\", 2)", "strtoll(\"1\", 37)",
+    "strtoll(\"0xg\", 16)", "strtoll(\"12\", 2)",
+    "strtok(\"  ab cd\", \" \")", "strtok(\"abc\", \"\")", "strtok(\"\", \"a\")", "strtok(\",,,\", \",\")",
+    "strtok(s_path, \"/\")", "strtok(\"xx;yy\", \";x\")", "strtok(s_long, \"y\")", "strtok(s_tab, s_tab)",
+    "strtoll(\"1\", 37)",  // last: the fault ends its program
 };
 
 // The edge cases from `first` on, `count` of them, one clause each.
