@@ -991,8 +991,8 @@ class builder {
       case ir::subroutine::basename: return path_part(e, depth, false);
       case ir::subroutine::dirname: return path_part(e, depth, true);
       case ir::subroutine::strtok: return strtok(e, depth);
+      case ir::subroutine::cleanpath: return cleanpath(e, depth);
       case ir::subroutine::strlen:
-      case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
       case ir::subroutine::htonl:
@@ -1543,6 +1543,173 @@ class builder {
     e_.mov(r2, r0);
     e_.alu(BPF_SUB, r2, r1);
     return copy_part(text);
+  }
+
+  // r = (r == value) as 0 or 1 (spare is clobbered).
+  void equals(reg r, std::int32_t value, reg spare) {
+    e_.alu(BPF_XOR, r, value);
+    to_flag(r, spare);
+    e_.alu(BPF_XOR, r, 1);
+  }
+
+  // cleanpath(path) as DTrace's: "//", "/./" and "x/.." taken out; a ".." past the root stays
+  // at the root, one past the start of a relative path is kept; "" stays "", and a relative path
+  // with nothing left is ".". One pass over the bytes, without a branch on them: each byte of a
+  // part is written at the output's end (after a '/' when a part was kept before it), and where
+  // a part ends it is kept (its start and whether it is ".." pushed on a stack), dropped (the
+  // output's end goes back to where it started), or pops the part before it. Writes past the
+  // output's end cost nothing, so they are made whether they count or not.
+  place cleanpath(const expr& e, int depth) {
+    const auto text = eval_string(e.kids[0], depth);
+    std::uint32_t room = 256;  // a power of two past strsize: places are masked with room - 1
+    while (room <= l_.strsize) room *= 2;
+    const auto mask = static_cast<std::int32_t>(room - 1), parts_mask = mask / 2;  // a part takes 2 bytes
+    const place out{r7, s_.allocate(room)}, starts{r7, s_.allocate(room)}, dotdots{r7, s_.allocate(room / 2)};
+    const auto end = temp(depth), part_start = temp(depth + 1), part_length = temp(depth + 2),
+               all_dots = temp(depth + 3), kept = temp(depth + 4), absolute = temp(depth + 5), byte = temp(depth + 6),
+               in_part = temp(depth + 7);
+    e_.store_imm(dotdots.base, off16(dotdots.offset + parts_mask), 0, 1);  // "kept[-1]": not ".."
+    e_.load(r1, text.base, off16(text.offset), 1);
+    equals(r1, '/', r2);
+    e_.store(r10, absolute, r1);
+    e_.store(r10, end, r1);  // an absolute path's output starts as "/"
+    e_.store_imm(out.base, off16(out.offset), '/', 1);
+    e_.store_imm(r10, part_length, 0);
+    e_.store_imm(r10, all_dots, 1);
+    e_.store_imm(r10, kept, 0);
+    const auto at_end = [&](reg r, place where) {  // r = the address of where[end & mask] (r1 is clobbered)
+      e_.load(r1, r10, end);
+      e_.alu(BPF_AND, r1, mask);
+      byte_address(r, where, r1);
+    };
+    // r = the address of where[(slot + add) & parts_mask], of elements of `size` bytes (r1 is clobbered)
+    const auto at = [&](reg r, place where, std::int16_t slot, std::int32_t add, std::int32_t size) {
+      e_.load(r1, r10, slot);
+      e_.alu(BPF_ADD, r1, add);
+      e_.alu(BPF_AND, r1, parts_mask);
+      e_.alu(BPF_MUL, r1, size);
+      byte_address(r, where, r1);
+    };
+    const auto choose = [&](std::int16_t slot, reg value, reg flag) {  // slot = flag ? value : slot
+      e_.load(r1, r10, slot);
+      e_.alu(BPF_XOR, value, r1);
+      e_.alu(BPF_NEG, flag, 0);
+      e_.alu(BPF_AND, value, flag);
+      e_.alu(BPF_XOR, r1, value);
+      e_.store(r10, slot, r1);
+    };
+    counted_loop(r3, l_.strsize, [&] {
+      byte_address(r1, text, r3);
+      e_.load(r0, r1, 0, 1);
+      e_.store(r10, byte, r0);
+      e_.mov(r2, r0);  // in a part: neither a '/' nor the end
+      e_.alu(BPF_XOR, r2, '/');
+      e_.alu(BPF_MUL, r2, r0);
+      to_flag(r2, r4);
+      e_.store(r10, in_part, r2);
+      // A part's byte: its first one notes where the part starts and writes a '/' after a kept part.
+      e_.load(r4, r10, part_length);
+      equals(r4, 0, r5);
+      e_.alu(BPF_AND, r4, r2);  // r4: a part starts here
+      e_.load(r0, r10, end);
+      e_.mov(r5, r4);
+      choose(part_start, r0, r5);
+      at_end(r0, out);
+      e_.store_imm(r0, 0, '/', 1);
+      e_.load(r0, r10, kept);
+      to_flag(r0, r5);
+      e_.alu(BPF_AND, r4, r0);  // 1: the '/' counts
+      e_.load(r0, r10, end);
+      e_.alu(BPF_ADD, r0, r4);
+      e_.store(r10, end, r0);
+      at_end(r0, out);
+      e_.load(r4, r10, byte);
+      e_.store(r0, 0, r4, 1);
+      e_.load(r0, r10, end);
+      e_.load(r2, r10, in_part);
+      e_.alu(BPF_ADD, r0, r2);
+      e_.store(r10, end, r0);
+      // The end of a part (a '/' or the end after one): keep, drop or pop.
+      e_.load(r0, r10, part_length);
+      e_.mov(r4, r0);
+      to_flag(r4, r5);
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_AND, r2, r4);  // r2: a part ends here
+      e_.load(r4, r10, all_dots);
+      e_.alu(BPF_AND, r4, r2);  // r4: a part of dots only ends here
+      e_.mov(r5, r0);
+      equals(r5, 1, r1);
+      e_.alu(BPF_AND, r5, r4);  // r5: "."
+      equals(r0, 2, r1);
+      e_.alu(BPF_AND, r4, r0);  // r4: ".."
+      e_.store(r10, byte, r4);  // (the byte is not needed any more)
+      at(r0, dotdots, kept, -1, 1);
+      e_.load(r0, r0, 0, 1);
+      e_.alu(BPF_XOR, r0, 1);
+      e_.load(r1, r10, kept);
+      to_flag(r1, r4);
+      e_.alu(BPF_AND, r0, r1);  // r0: a part before this one can be popped
+      e_.load(r4, r10, byte);
+      e_.mov(r1, r4);
+      e_.alu(BPF_AND, r1, r0);  // r1: pop
+      e_.alu(BPF_XOR, r0, 1);
+      e_.alu(BPF_AND, r0, r4);
+      e_.load(r4, r10, absolute);
+      e_.alu(BPF_AND, r0, r4);
+      e_.alu(BPF_OR, r5, r0);  // r5: drop ("." or a ".." past the root)
+      e_.mov(r0, r2);
+      e_.store(r10, in_part, r1);  // (pop, kept for below)
+      e_.alu(BPF_OR, r1, r5);
+      e_.alu(BPF_XOR, r1, 1);
+      e_.alu(BPF_AND, r0, r1);  // r0: keep
+      e_.mov(r4, r0);
+      at(r2, starts, kept, 0, 2);  // kept[top] = the part (harmless when not kept: past the top)
+      e_.load(r1, r10, part_start);
+      e_.store(r2, 0, r1, 2);
+      at(r2, dotdots, kept, 0, 1);
+      e_.load(r1, r10, byte);
+      e_.store(r2, 0, r1, 1);
+      e_.load(r1, r10, kept);
+      e_.alu(BPF_ADD, r1, r4);
+      e_.load(r4, r10, in_part);
+      e_.alu(BPF_SUB, r1, r4);
+      e_.store(r10, kept, r1);
+      e_.load(r0, r10, part_start);  // dropped: the end goes back to the part's start
+      choose(end, r0, r5);
+      at(r2, starts, kept, 0, 2);  // popped: to the popped part's start (kept is one less now)
+      e_.load(r0, r2, 0, 2);
+      e_.load(r4, r10, in_part);
+      choose(end, r0, r4);
+      // After a '/' a new part starts: its length 0 and all dots so far.
+      byte_address(r1, text, r3);
+      e_.load(r0, r1, 0, 1);
+      e_.mov(r2, r0);
+      e_.alu(BPF_XOR, r2, '/');
+      e_.alu(BPF_MUL, r2, r0);
+      to_flag(r2, r4);  // r2: in a part
+      e_.load(r4, r10, part_length);
+      e_.alu(BPF_ADD, r4, r2);
+      e_.alu(BPF_MUL, r4, r2);
+      e_.store(r10, part_length, r4);
+      equals(r0, '.', r4);
+      e_.load(r4, r10, all_dots);
+      e_.alu(BPF_AND, r4, r0);
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_OR, r4, r2);
+      e_.store(r10, all_dots, r4);
+    });
+    e_.mov(r1, 0);
+    e_.load(r2, r10, end);
+    e_.alu(BPF_AND, r2, mask);
+    const auto result = copy_part(out);
+    const auto done = e_.make_label();
+    e_.load(r2, r10, end);
+    e_.jump_if(BPF_JNE, r2, 0, done);
+    e_.load(r1, text.base, off16(text.offset), 1);
+    e_.jump_if(BPF_JEQ, r1, 0, done);  // "" stays ""
+    e_.store_imm(result.base, off16(result.offset), '.', 1);
+    e_.bind(done);
+    return result;
   }
 
   // strtoll(s, [base]) as DTrace's: blanks and tabs, a sign, "0x" before base 16 digits, then

@@ -4,8 +4,8 @@
 // numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
 // stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
-// functions over those values; then index, rindex, strstr, basename, dirname, strtok and
-// strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
+// functions over those values; then index, rindex, strstr, basename, dirname, cleanpath,
+// strtok and strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
 // ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
@@ -176,8 +176,8 @@ std::string aggregation_program(chooser& c, int clauses) {
 
 // The searching, path and parsing subroutines at their edges: not found, "" on either side,
 // starts before, at and past the ends, paths of slashes only, signs, prefixes, bases and
-// overflow. Each costs the verifier some 50,000 instructions (index, rindex, strstr), so a
-// program holds a handful.
+// overflow. Each costs the verifier some 60,000 to 100,000 instructions, so a program holds a
+// handful.
 const std::vector<std::string> edge_cases = {
     "index(\"abc\", \"b\")", "index(\"abc\", \"\")", "index(\"\", \"\")", "index(\"\", \"a\")",
     "index(\"abcabc\", \"bc\", 2)", "index(\"abc\", \"c\", -5)", "index(\"abc\", \"\", 5)",
@@ -197,6 +197,10 @@ const std::vector<std::string> edge_cases = {
     "strtoll(\"0xg\", 16)", "strtoll(\"12\", 2)",
     "strtok(\"  ab cd\", \" \")", "strtok(\"abc\", \"\")", "strtok(\"\", \"a\")", "strtok(\",,,\", \",\")",
     "strtok(s_path, \"/\")", "strtok(\"xx;yy\", \";x\")", "strtok(s_long, \"y\")", "strtok(s_tab, s_tab)",
+    "cleanpath(\"..\")", "cleanpath(\"/./a/../b\")", "cleanpath(\"\")", "cleanpath(\"/\")", "cleanpath(\"a/..\")",
+    "cleanpath(\"../a/../../b\")", "cleanpath(\"/../x//y/./\")", "cleanpath(\"a/b/c/../../d\")",
+    "cleanpath(\"...\")", "cleanpath(s_path)", "cleanpath(\"/a/b/..\")", "cleanpath(\"./.\")",
+    "cleanpath(\"a/../../..\")", "cleanpath(\"/..\")", "cleanpath(\"a//b//\")", "cleanpath(s_long)",
     "strtoll(\"1\", 37)",  // last: the fault ends its program
 };
 
