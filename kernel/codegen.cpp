@@ -1093,6 +1093,15 @@ class builder {
     e_.alu(BPF_RSH, r, 63);
   }
 
+  // dst = value where mask is all ones, dst where it is 0: a choice without a jump (spare is
+  // clobbered; it may be value's register).
+  void choose(reg dst, reg value, reg mask, reg spare) {
+    e_.mov(spare, value);
+    e_.alu(BPF_XOR, spare, dst);
+    e_.alu(BPF_AND, spare, mask);
+    e_.alu(BPF_XOR, dst, spare);
+  }
+
   // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
   // flipped in case.
   place with_case(place from, std::int32_t first) {
@@ -1331,10 +1340,7 @@ class builder {
         e_.alu(BPF_AND, r5, r2);
         e_.alu(BPF_NEG, r0, 0);
         e_.load(r4, r10, found);
-        e_.mov(r2, r3);
-        e_.alu(BPF_XOR, r2, r4);
-        e_.alu(BPF_AND, r2, r0);
-        e_.alu(BPF_XOR, r4, r2);
+        choose(r4, r3, r0, r2);
       }
       e_.store(r10, found, r4);
       e_.store(r10, none, r5);
@@ -1423,11 +1429,9 @@ class builder {
       e_.alu(BPF_RSH, r4, 63);  // 1: below the bound
       e_.alu(BPF_AND, r1, r4);
       e_.alu(BPF_NEG, r1, 0);
-      e_.mov(r2, r3);
-      e_.alu(BPF_ADD, r2, 1);
-      e_.alu(BPF_XOR, r2, r0);
-      e_.alu(BPF_AND, r2, r1);
-      e_.alu(BPF_XOR, r0, r2);
+      e_.mov(r5, r3);
+      e_.alu(BPF_ADD, r5, 1);
+      choose(r0, r5, r1, r2);
     });
   }
 
@@ -1590,12 +1594,10 @@ class builder {
       e_.alu(BPF_MUL, r1, size);
       byte_address(r, where, r1);
     };
-    const auto choose = [&](std::int16_t slot, reg value, reg flag) {  // slot = flag ? value : slot
+    const auto choose_slot = [&](std::int16_t slot, reg value, reg flag) {  // slot = flag ? value : slot
       e_.load(r1, r10, slot);
-      e_.alu(BPF_XOR, value, r1);
       e_.alu(BPF_NEG, flag, 0);
-      e_.alu(BPF_AND, value, flag);
-      e_.alu(BPF_XOR, r1, value);
+      choose(r1, value, flag, value);
       e_.store(r10, slot, r1);
     };
     counted_loop(r3, l_.strsize, [&] {
@@ -1613,7 +1615,7 @@ class builder {
       e_.alu(BPF_AND, r4, r2);  // r4: a part starts here
       e_.load(r0, r10, end);
       e_.mov(r5, r4);
-      choose(part_start, r0, r5);
+      choose_slot(part_start, r0, r5);
       at_end(r0, out);
       e_.store_imm(r0, 0, '/', 1);
       e_.load(r0, r10, kept);
@@ -1675,11 +1677,11 @@ class builder {
       e_.alu(BPF_SUB, r1, r4);
       e_.store(r10, kept, r1);
       e_.load(r0, r10, part_start);  // dropped: the end goes back to the part's start
-      choose(end, r0, r5);
+      choose_slot(end, r0, r5);
       at(r2, starts, kept, 0, 2);  // popped: to the popped part's start (kept is one less now)
       e_.load(r0, r2, 0, 2);
       e_.load(r4, r10, in_part);
-      choose(end, r0, r4);
+      choose_slot(end, r0, r4);
       // After a '/' a new part starts: its length 0 and all dots so far.
       byte_address(r1, text, r3);
       e_.load(r0, r1, 0, 1);
@@ -1802,10 +1804,8 @@ class builder {
       e_.mov(r1, r2);
       e_.alu(BPF_MUL, r1, r5);
       e_.alu(BPF_ADD, r1, r4);
-      e_.alu(BPF_XOR, r1, r2);
       e_.alu(BPF_NEG, r0, 0);
-      e_.alu(BPF_AND, r1, r0);
-      e_.alu(BPF_XOR, r2, r1);
+      choose(r2, r1, r0, r4);
       e_.store(r10, value, r2);
     });
     e_.load(r0, r10, value);
