@@ -1214,13 +1214,19 @@ class builder {
         e_.alu(BPF_AND, r5, r1);
       }
     });
-    const auto found = e_.make_label();
     e_.mov(r1, r4);
+    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JEQ, r5, 0, found); });
+  }
+
+  // The text from the place in r1 on where the jump that found(label) makes is taken, else "".
+  template <class Found>
+  place rest_or_empty(place text, Found found) {
+    const auto at = e_.make_label();
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
-    e_.jump_if(BPF_JEQ, r5, 0, found);
+    found(at);
     e_.mov(r1, 0);
     e_.mov(r2, 0);
-    e_.bind(found);
+    e_.bind(at);
     return copy_part(text);
   }
 
@@ -1403,14 +1409,8 @@ class builder {
     copy(sub, eval_string(e.kids[1], depth), l_.strsize);
     e_.store_imm(r10, temp(depth), 0);
     search(text, sub, true, depth);
-    const auto found = e_.make_label();
     e_.mov(r1, r0);
-    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
-    e_.jump_if(BPF_JSGE, r0, 0, found);
-    e_.mov(r1, 0);
-    e_.mov(r2, 0);
-    e_.bind(found);
-    return copy_part(text);
+    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JSGE, r0, 0, found); });
   }
 
   // r0 = the last place below the one in temp(bound) whose byte is a '/' (slash) or is not
@@ -1594,6 +1594,11 @@ class builder {
       e_.alu(BPF_MUL, r1, size);
       byte_address(r, where, r1);
     };
+    const auto add_to = [&](std::int16_t slot, reg value, reg spare) {  // slot += value
+      e_.load(spare, r10, slot);
+      e_.alu(BPF_ADD, spare, value);
+      e_.store(r10, slot, spare);
+    };
     const auto choose_slot = [&](std::int16_t slot, reg value, reg flag) {  // slot = flag ? value : slot
       e_.load(r1, r10, slot);
       e_.alu(BPF_NEG, flag, 0);
@@ -1621,16 +1626,12 @@ class builder {
       e_.load(r0, r10, kept);
       to_flag(r0, r5);
       e_.alu(BPF_AND, r4, r0);  // 1: the '/' counts
-      e_.load(r0, r10, end);
-      e_.alu(BPF_ADD, r0, r4);
-      e_.store(r10, end, r0);
+      add_to(end, r4, r0);
       at_end(r0, out);
       e_.load(r4, r10, byte);
       e_.store(r0, 0, r4, 1);
-      e_.load(r0, r10, end);
       e_.load(r2, r10, in_part);
-      e_.alu(BPF_ADD, r0, r2);
-      e_.store(r10, end, r0);
+      add_to(end, r2, r0);
       // The end of a part (a '/' or the end after one): keep, drop or pop.
       e_.load(r0, r10, part_length);
       e_.mov(r4, r0);
@@ -1671,11 +1672,10 @@ class builder {
       at(r2, dotdots, kept, 0, 1);
       e_.load(r1, r10, byte);
       e_.store(r2, 0, r1, 1);
-      e_.load(r1, r10, kept);
-      e_.alu(BPF_ADD, r1, r4);
+      add_to(kept, r4, r1);
       e_.load(r4, r10, in_part);
-      e_.alu(BPF_SUB, r1, r4);
-      e_.store(r10, kept, r1);
+      e_.alu(BPF_NEG, r4, 0);
+      add_to(kept, r4, r1);
       e_.load(r0, r10, part_start);  // dropped: the end goes back to the part's start
       choose_slot(end, r0, r5);
       at(r2, starts, kept, 0, 2);  // popped: to the popped part's start (kept is one less now)
