@@ -987,8 +987,12 @@ class builder {
       case ir::subroutine::strrchr: return character_search(e, depth, false);
       case ir::subroutine::lltostr:
         return lltostr(e, depth);
+      case ir::subroutine::strstr: return strstr(e, depth);
+      case ir::subroutine::basename: return path_part(e, depth, false);
+      case ir::subroutine::dirname: return path_part(e, depth, true);
+      case ir::subroutine::strtok: return strtok(e, depth);
+      case ir::subroutine::cleanpath: return cleanpath(e, depth);
       case ir::subroutine::strlen:
-      case ir::subroutine::cleanpath:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
       case ir::subroutine::htonl:
@@ -998,12 +1002,8 @@ class builder {
       case ir::subroutine::ntohll:
       case ir::subroutine::getmajor:
       case ir::subroutine::getminor:
-      case ir::subroutine::strstr:
-      case ir::subroutine::strtok:
       case ir::subroutine::index:
       case ir::subroutine::rindex:
-      case ir::subroutine::basename:
-      case ir::subroutine::dirname:
       case ir::subroutine::rand:
       case ir::subroutine::progenyof:
       case ir::subroutine::speculation:
@@ -1091,6 +1091,15 @@ class builder {
     e_.alu(BPF_NEG, spare, 0);
     e_.alu(BPF_OR, r, spare);
     e_.alu(BPF_RSH, r, 63);
+  }
+
+  // dst = value where mask is all ones, dst where it is 0: a choice without a jump (spare is
+  // clobbered; it may be value's register).
+  void choose(reg dst, reg value, reg mask, reg spare) {
+    e_.mov(spare, value);
+    e_.alu(BPF_XOR, spare, dst);
+    e_.alu(BPF_AND, spare, mask);
+    e_.alu(BPF_XOR, dst, spare);
   }
 
   // toupper() (first = 'a') or tolower() (first = 'A'): a copy with the 26 letters from first
@@ -1205,13 +1214,19 @@ class builder {
         e_.alu(BPF_AND, r5, r1);
       }
     });
-    const auto found = e_.make_label();
     e_.mov(r1, r4);
+    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JEQ, r5, 0, found); });
+  }
+
+  // The text from the place in r1 on where the jump that found(label) makes is taken, else "".
+  template <class Found>
+  place rest_or_empty(place text, Found found) {
+    const auto at = e_.make_label();
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
-    e_.jump_if(BPF_JEQ, r5, 0, found);
+    found(at);
     e_.mov(r1, 0);
     e_.mov(r2, 0);
-    e_.bind(found);
+    e_.bind(at);
     return copy_part(text);
   }
 
@@ -1235,22 +1250,570 @@ class builder {
     return at;
   }
 
-  // lltostr(value, [base]): a base outside 2..36 is an illegal operation, as in DTrace.
+  // lltostr(value, [base]).
   place lltostr(const expr& e, int depth) {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
+    base_argument(e, depth + 1);
+    return integer_text(depth);
+  }
+
+  // temp(depth) = the base of lltostr() or strtoll(), kids[1] or 10: one outside 2..36 is an
+  // illegal operation, as in DTrace.
+  void base_argument(const expr& e, int depth) {
     if (e.kids.size() < 2) {
-      e_.store_imm(r10, temp(depth + 1), 10);
-      return integer_text(depth);
+      e_.store_imm(r10, temp(depth), 10);
+      return;
     }
-    eval(e.kids[1], depth + 1);
-    e_.store(r10, temp(depth + 1), r0);
+    eval(e.kids[1], depth);
+    e_.store(r10, temp(depth), r0);
     const auto valid = e_.make_label();
     e_.alu(BPF_SUB, r0, 2);
     e_.jump_if(BPF_JLE, r0, 34, valid);
-    fault(fault_illegal_operation, temp(depth + 1));
+    fault(fault_illegal_operation, temp(depth));
     e_.bind(valid);
-    return integer_text(depth);
+  }
+
+  // A copy of a string argument in a place of 2 * strsize bytes, zero past the string, for the
+  // subroutines that read from a computed place on.
+  place padded_copy(const expr& e, int depth) {
+    const place text{r7, s_.allocate(2 * l_.strsize)};
+    zero({r7, text.offset + l_.strsize}, l_.strsize);
+    copy(text, eval_string(e, depth), l_.strsize);
+    return text;
+  }
+
+  // r0 = where the string `sub` is in `text` (a padded_copy()), -1 where it is not: forward,
+  // the first place at or after the one in temp(depth); else the last at or before it. Places
+  // up to the text's length count, so "" is found at each. Every place is compared with all of
+  // sub's words (each byte of the text there xor sub's, kept where sub's byte is not 0): the
+  // loops branch on their counters only (see below), and the words are unrolled, which keeps
+  // the verifier's walk to about strsize * strsize / 8 * 6 instructions.
+  void search(place text, place sub, bool forward, int depth) {
+    const auto words = l_.strsize / 8;
+    const place mask{r7, s_.allocate(l_.strsize)};
+    e_.mov64(r4, 0x7f7f7f7f7f7f7f7f);
+    e_.mov64(r5, static_cast<std::int64_t>(0x8080808080808080u));
+    for (std::uint32_t w = 0; w < words; ++w) {  // 0xff for each byte of sub that is not 0
+      e_.load(r1, sub.base, off16(sub.offset + 8 * w));
+      e_.mov(r2, r1);
+      e_.alu(BPF_AND, r2, r4);
+      e_.alu(BPF_ADD, r2, r4);
+      e_.alu(BPF_OR, r2, r1);
+      e_.alu(BPF_AND, r2, r5);
+      e_.alu(BPF_RSH, r2, 7);
+      e_.alu(BPF_MUL, r2, 0xff);
+      e_.store(mask.base, off16(mask.offset + 8 * w), r2);
+    }
+    string_length(text);
+    e_.store(r10, temp(depth + 1), r0);
+    const auto length = temp(depth + 1), found = temp(depth + 2), none = temp(depth + 3);
+    e_.store_imm(r10, found, forward ? 0 : -1);
+    e_.store_imm(r10, none, 1);
+    counted_loop(r3, l_.strsize, [&] {
+      byte_address(r1, text, r3);
+      e_.mov(r0, 0);
+      for (std::uint32_t w = 0; w < words; ++w) {
+        e_.load(r2, r1, off16(8 * w));
+        e_.load(r4, sub.base, off16(sub.offset + 8 * w));
+        e_.alu(BPF_XOR, r2, r4);
+        e_.load(r4, mask.base, off16(mask.offset + 8 * w));
+        e_.alu(BPF_AND, r2, r4);
+        e_.alu(BPF_OR, r0, r2);
+      }
+      to_flag(r0, r2);
+      e_.alu(BPF_XOR, r0, 1);  // 1: sub is here
+      e_.load(r2, r10, length);
+      e_.alu(BPF_SUB, r2, r3);
+      e_.alu(BPF_RSH, r2, 63);  // 1: past the length
+      e_.load(r4, r10, temp(depth));
+      e_.alu(BPF_SUB, r4, r3);
+      if (forward) e_.alu(BPF_SUB, r4, 1);  // negative: at or after the start
+      e_.alu(BPF_RSH, r4, 63);              // (backward: after the start)
+      if (forward) e_.alu(BPF_XOR, r4, 1);
+      e_.alu(BPF_OR, r2, r4);   // 1: out of the range
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_AND, r0, r2);  // 1: a place that counts
+      e_.load(r5, r10, none);
+      if (forward) {  // found counts the places before the first
+        e_.alu(BPF_XOR, r0, 1);
+        e_.alu(BPF_AND, r5, r0);
+        e_.load(r4, r10, found);
+        e_.alu(BPF_ADD, r4, r5);
+      } else {  // found = the place, for each that counts
+        e_.mov(r2, r0);
+        e_.alu(BPF_XOR, r2, 1);
+        e_.alu(BPF_AND, r5, r2);
+        e_.alu(BPF_NEG, r0, 0);
+        e_.load(r4, r10, found);
+        choose(r4, r3, r0, r2);
+      }
+      e_.store(r10, found, r4);
+      e_.store(r10, none, r5);
+    });
+    const auto done = e_.make_label();
+    e_.load(r0, r10, found);
+    e_.load(r1, r10, none);
+    e_.jump_if(BPF_JEQ, r1, 0, done);
+    e_.mov(r0, -1);
+    e_.bind(done);
+  }
+
+  // index(s, sub, [start]) and rindex(s, sub, [start]) as DTrace's: index looks from start (0
+  // when negative, the length when past it); rindex looks back from start (the end without
+  // one), and a negative start finds only "" (at 0).
+  void string_index(const expr& e, int depth, bool forward) {
+    const auto text = padded_copy(e.kids[0], depth);
+    const place sub{r7, s_.allocate(l_.strsize)};
+    copy(sub, eval_string(e.kids[1], depth), l_.strsize);
+    const auto start = temp(depth);
+    if (e.kids.size() > 2) {
+      eval(e.kids[2], depth);
+    } else {
+      e_.mov(r0, forward ? 0 : static_cast<std::int32_t>(l_.strsize));
+    }
+    e_.store(r10, start, r0);
+    const auto from_zero = e_.make_label();
+    if (forward) {
+      e_.jump_if(BPF_JSGE, r0, 0, from_zero);
+      e_.store_imm(r10, start, 0);
+    } else {
+      e_.store(r10, temp(depth + 4), r0);  // the start asked, for the test after the search
+      e_.jump_if(BPF_JSGE, r0, 0, from_zero);
+      e_.store_imm(r10, start, 0);
+    }
+    e_.bind(from_zero);
+    if (forward) {  // past the length: the length (where only "" is found)
+      string_length(text);
+      e_.load(r1, r10, start);
+      const auto within = e_.make_label();
+      e_.jump_if(BPF_JSLE, r1, r0, within);
+      e_.store(r10, start, r0);
+      e_.bind(within);
+    }
+    search(text, sub, forward, depth);
+    if (forward) return;
+    const auto done = e_.make_label();
+    e_.load(r1, r10, temp(depth + 4));
+    e_.jump_if(BPF_JSGE, r1, 0, done);
+    e_.load(r1, sub.base, off16(sub.offset), 1);
+    e_.jump_if(BPF_JEQ, r1, 0, done);  // "" before the start: at 0, as the search found
+    e_.mov(r0, -1);
+    e_.bind(done);
+  }
+
+  // strstr(s, sub): s from sub's first place on, or "" where sub is not in s.
+  place strstr(const expr& e, int depth) {
+    const auto text = padded_copy(e.kids[0], depth);
+    const place sub{r7, s_.allocate(l_.strsize)};
+    copy(sub, eval_string(e.kids[1], depth), l_.strsize);
+    e_.store_imm(r10, temp(depth), 0);
+    search(text, sub, true, depth);
+    e_.mov(r1, r0);
+    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JSGE, r0, 0, found); });
+  }
+
+  // r0 = the last place below the one in temp(bound) whose byte is a '/' (slash) or is not
+  // (!slash), plus one; 0 where there is none. (Counted from 1, the verifier sees it bounded.)
+  void last_place(place text, std::int16_t bound, bool slash) {
+    e_.mov(r0, 0);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      byte_address(r1, text, r3);
+      e_.load(r1, r1, 0, 1);
+      e_.alu(BPF_XOR, r1, '/');
+      to_flag(r1, r2);  // 1: not a '/'
+      if (slash) e_.alu(BPF_XOR, r1, 1);
+      e_.load(r2, r10, bound);
+      e_.mov(r4, r3);
+      e_.alu(BPF_SUB, r4, r2);
+      e_.alu(BPF_RSH, r4, 63);  // 1: below the bound
+      e_.alu(BPF_AND, r1, r4);
+      e_.alu(BPF_NEG, r1, 0);
+      e_.mov(r5, r3);
+      e_.alu(BPF_ADD, r5, 1);
+      choose(r0, r5, r1, r2);
+    });
+  }
+
+  // basename(path) and dirname(path) as DTrace's and POSIX's: "" is ".", a path of slashes only
+  // is "/", and the slashes that end a path or separate its last part do not count.
+  place path_part(const expr& e, int depth, bool directory) {
+    const auto text = padded_copy(e.kids[0], depth);
+    const auto length = temp(depth), end = temp(depth + 1), last_slash = temp(depth + 2);
+    string_length(text);
+    e_.store(r10, length, r0);
+    last_place(text, length, false);  // end: after the last byte not a '/'; "/" is all slashes
+    const auto ended = e_.make_label();
+    e_.jump_if(BPF_JNE, r0, 0, ended);
+    e_.load(r0, r10, length);
+    to_flag(r0, r1);
+    e_.bind(ended);
+    e_.store(r10, end, r0);
+    last_place(text, end, true);  // r0: after the last slash before the end
+    const auto dot = e_.make_label(), counted = e_.make_label();
+    if (directory) {  // up to the last slash, without the slashes before it (but "/" stays)
+      e_.jump_if(BPF_JEQ, r0, 0, dot);
+      const auto at_least_one = e_.make_label();
+      e_.alu(BPF_SUB, r0, 1);
+      e_.jump_if(BPF_JSGT, r0, 0, at_least_one);
+      e_.mov(r0, 1);
+      e_.bind(at_least_one);
+      e_.store(r10, last_slash, r0);
+      last_place(text, last_slash, false);
+      e_.mov(r2, r0);
+      to_flag(r0, r1);
+      e_.alu(BPF_XOR, r0, 1);
+      e_.alu(BPF_ADD, r2, r0);  // 0 is 1: "/"
+      e_.mov(r1, 0);
+      e_.jump(counted);
+    } else {  // after the last slash, but a one-byte path is itself
+      e_.load(r1, r10, length);
+      e_.jump_if(BPF_JEQ, r1, 0, dot);
+      e_.load(r2, r10, end);
+      const auto after_slash = e_.make_label();
+      e_.jump_if(BPF_JNE, r2, 1, after_slash);
+      e_.mov(r0, 0);
+      e_.bind(after_slash);
+      e_.mov(r1, r0);
+      e_.alu(BPF_SUB, r2, r1);
+      e_.jump(counted);
+    }
+    e_.bind(dot);
+    e_.mov(r1, 0);
+    e_.mov(r2, 0);
+    e_.bind(counted);
+    e_.store(r10, temp(depth + 3), r2);
+    const auto result = copy_part(text);
+    const auto done = e_.make_label();
+    e_.load(r2, r10, temp(depth + 3));
+    e_.jump_if(BPF_JNE, r2, 0, done);
+    e_.store_imm(result.base, off16(result.offset), '.', 1);  // nothing left: "."
+    e_.bind(done);
+    return result;
+  }
+
+  // strtok(s, delimiters): s's first token (as in-process: D has no NULL to go on with), the
+  // bytes from the first one not a delimiter up to the next delimiter; "" without one. The
+  // delimiters are a 256-bit set, and a 0 byte (s's end) counts as one.
+  place strtok(const expr& e, int depth) {
+    const auto text = padded_copy(e.kids[0], depth);
+    const auto delimiters = eval_string(e.kids[1], depth);
+    const place set{r7, s_.allocate(32)};
+    zero(set, 32);
+    e_.store_imm(set.base, off16(set.offset), 1, 1);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      byte_address(r1, delimiters, r3);
+      e_.load(r2, r1, 0, 1);
+      e_.mov(r4, r2);
+      e_.alu(BPF_AND, r4, 7);
+      e_.mov(r5, 1);
+      e_.alu(BPF_LSH, r5, r4);
+      e_.alu(BPF_RSH, r2, 3);
+      byte_address(r1, set, r2);
+      e_.load(r2, r1, 0, 1);
+      e_.alu(BPF_OR, r2, r5);
+      e_.store(r1, 0, r2, 1);
+    });
+    const auto start = temp(depth), none = temp(depth + 1);
+    for (const bool delimiter : {false, true}) {  // the token's start, then its end
+      e_.store_imm(r10, none, 1);
+      e_.mov(r0, 0);
+      counted_loop(r3, l_.strsize - 1, [&] {
+        byte_address(r1, text, r3);
+        e_.load(r2, r1, 0, 1);
+        e_.mov(r4, r2);
+        e_.alu(BPF_AND, r4, 7);
+        e_.alu(BPF_RSH, r2, 3);
+        byte_address(r1, set, r2);
+        e_.load(r2, r1, 0, 1);
+        e_.alu(BPF_RSH, r2, r4);
+        e_.alu(BPF_AND, r2, 1);  // 1: a delimiter
+        if (delimiter) {  // not yet: before a delimiter at or after the start
+          e_.load(r4, r10, start);
+          e_.alu(BPF_SUB, r4, r3);
+          e_.alu(BPF_SUB, r4, 1);
+          e_.alu(BPF_RSH, r4, 63);
+          e_.alu(BPF_AND, r2, r4);
+          e_.alu(BPF_XOR, r2, 1);
+        }  // (else not yet: on a delimiter)
+        e_.load(r5, r10, none);
+        e_.alu(BPF_AND, r5, r2);
+        e_.store(r10, none, r5);
+        e_.alu(BPF_ADD, r0, r5);
+      });
+      if (!delimiter) e_.store(r10, start, r0);
+    }
+    e_.load(r1, r10, start);
+    e_.mov(r2, r0);
+    e_.alu(BPF_SUB, r2, r1);
+    return copy_part(text);
+  }
+
+  // r = (r == value) as 0 or 1 (spare is clobbered).
+  void equals(reg r, std::int32_t value, reg spare) {
+    e_.alu(BPF_XOR, r, value);
+    to_flag(r, spare);
+    e_.alu(BPF_XOR, r, 1);
+  }
+
+  // cleanpath(path) as DTrace's: "//", "/./" and "x/.." taken out; a ".." past the root stays
+  // at the root, one past the start of a relative path is kept; "" stays "", and a relative path
+  // with nothing left is ".". One pass over the bytes, without a branch on them: each byte of a
+  // part is written at the output's end (after a '/' when a part was kept before it), and where
+  // a part ends it is kept (its start and whether it is ".." pushed on a stack), dropped (the
+  // output's end goes back to where it started), or pops the part before it. Writes past the
+  // output's end cost nothing, so they are made whether they count or not.
+  place cleanpath(const expr& e, int depth) {
+    const auto text = eval_string(e.kids[0], depth);
+    std::uint32_t room = 256;  // a power of two past strsize: places are masked with room - 1
+    while (room <= l_.strsize) room *= 2;
+    const auto mask = static_cast<std::int32_t>(room - 1), parts_mask = mask / 2;  // a part takes 2 bytes
+    const place out{r7, s_.allocate(room)}, starts{r7, s_.allocate(room)}, dotdots{r7, s_.allocate(room / 2)};
+    const auto end = temp(depth), part_start = temp(depth + 1), part_length = temp(depth + 2),
+               all_dots = temp(depth + 3), kept = temp(depth + 4), absolute = temp(depth + 5), byte = temp(depth + 6),
+               in_part = temp(depth + 7);
+    e_.store_imm(dotdots.base, off16(dotdots.offset + parts_mask), 0, 1);  // "kept[-1]": not ".."
+    e_.load(r1, text.base, off16(text.offset), 1);
+    equals(r1, '/', r2);
+    e_.store(r10, absolute, r1);
+    e_.store(r10, end, r1);  // an absolute path's output starts as "/"
+    e_.store_imm(out.base, off16(out.offset), '/', 1);
+    e_.store_imm(r10, part_length, 0);
+    e_.store_imm(r10, all_dots, 1);
+    e_.store_imm(r10, kept, 0);
+    const auto at_end = [&](reg r, place where) {  // r = the address of where[end & mask] (r1 is clobbered)
+      e_.load(r1, r10, end);
+      e_.alu(BPF_AND, r1, mask);
+      byte_address(r, where, r1);
+    };
+    // r = the address of where[(slot + add) & parts_mask], of elements of `size` bytes (r1 is clobbered)
+    const auto at = [&](reg r, place where, std::int16_t slot, std::int32_t add, std::int32_t size) {
+      e_.load(r1, r10, slot);
+      e_.alu(BPF_ADD, r1, add);
+      e_.alu(BPF_AND, r1, parts_mask);
+      e_.alu(BPF_MUL, r1, size);
+      byte_address(r, where, r1);
+    };
+    const auto add_to = [&](std::int16_t slot, reg value, reg spare) {  // slot += value
+      e_.load(spare, r10, slot);
+      e_.alu(BPF_ADD, spare, value);
+      e_.store(r10, slot, spare);
+    };
+    const auto choose_slot = [&](std::int16_t slot, reg value, reg flag) {  // slot = flag ? value : slot
+      e_.load(r1, r10, slot);
+      e_.alu(BPF_NEG, flag, 0);
+      choose(r1, value, flag, value);
+      e_.store(r10, slot, r1);
+    };
+    counted_loop(r3, l_.strsize, [&] {
+      byte_address(r1, text, r3);
+      e_.load(r0, r1, 0, 1);
+      e_.store(r10, byte, r0);
+      e_.mov(r2, r0);  // in a part: neither a '/' nor the end
+      e_.alu(BPF_XOR, r2, '/');
+      e_.alu(BPF_MUL, r2, r0);
+      to_flag(r2, r4);
+      e_.store(r10, in_part, r2);
+      // A part's byte: its first one notes where the part starts and writes a '/' after a kept part.
+      e_.load(r4, r10, part_length);
+      equals(r4, 0, r5);
+      e_.alu(BPF_AND, r4, r2);  // r4: a part starts here
+      e_.load(r0, r10, end);
+      e_.mov(r5, r4);
+      choose_slot(part_start, r0, r5);
+      at_end(r0, out);
+      e_.store_imm(r0, 0, '/', 1);
+      e_.load(r0, r10, kept);
+      to_flag(r0, r5);
+      e_.alu(BPF_AND, r4, r0);  // 1: the '/' counts
+      add_to(end, r4, r0);
+      at_end(r0, out);
+      e_.load(r4, r10, byte);
+      e_.store(r0, 0, r4, 1);
+      e_.load(r2, r10, in_part);
+      add_to(end, r2, r0);
+      // The end of a part (a '/' or the end after one): keep, drop or pop.
+      e_.load(r0, r10, part_length);
+      e_.mov(r4, r0);
+      to_flag(r4, r5);
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_AND, r2, r4);  // r2: a part ends here
+      e_.load(r4, r10, all_dots);
+      e_.alu(BPF_AND, r4, r2);  // r4: a part of dots only ends here
+      e_.mov(r5, r0);
+      equals(r5, 1, r1);
+      e_.alu(BPF_AND, r5, r4);  // r5: "."
+      equals(r0, 2, r1);
+      e_.alu(BPF_AND, r4, r0);  // r4: ".."
+      e_.store(r10, byte, r4);  // (the byte is not needed any more)
+      at(r0, dotdots, kept, -1, 1);
+      e_.load(r0, r0, 0, 1);
+      e_.alu(BPF_XOR, r0, 1);
+      e_.load(r1, r10, kept);
+      to_flag(r1, r4);
+      e_.alu(BPF_AND, r0, r1);  // r0: a part before this one can be popped
+      e_.load(r4, r10, byte);
+      e_.mov(r1, r4);
+      e_.alu(BPF_AND, r1, r0);  // r1: pop
+      e_.alu(BPF_XOR, r0, 1);
+      e_.alu(BPF_AND, r0, r4);
+      e_.load(r4, r10, absolute);
+      e_.alu(BPF_AND, r0, r4);
+      e_.alu(BPF_OR, r5, r0);  // r5: drop ("." or a ".." past the root)
+      e_.mov(r0, r2);
+      e_.store(r10, in_part, r1);  // (pop, kept for below)
+      e_.alu(BPF_OR, r1, r5);
+      e_.alu(BPF_XOR, r1, 1);
+      e_.alu(BPF_AND, r0, r1);  // r0: keep
+      e_.mov(r4, r0);
+      at(r2, starts, kept, 0, 2);  // kept[top] = the part (harmless when not kept: past the top)
+      e_.load(r1, r10, part_start);
+      e_.store(r2, 0, r1, 2);
+      at(r2, dotdots, kept, 0, 1);
+      e_.load(r1, r10, byte);
+      e_.store(r2, 0, r1, 1);
+      add_to(kept, r4, r1);
+      e_.load(r4, r10, in_part);
+      e_.alu(BPF_NEG, r4, 0);
+      add_to(kept, r4, r1);
+      e_.load(r0, r10, part_start);  // dropped: the end goes back to the part's start
+      choose_slot(end, r0, r5);
+      at(r2, starts, kept, 0, 2);  // popped: to the popped part's start (kept is one less now)
+      e_.load(r0, r2, 0, 2);
+      e_.load(r4, r10, in_part);
+      choose_slot(end, r0, r4);
+      // After a '/' a new part starts: its length 0 and all dots so far.
+      byte_address(r1, text, r3);
+      e_.load(r0, r1, 0, 1);
+      e_.mov(r2, r0);
+      e_.alu(BPF_XOR, r2, '/');
+      e_.alu(BPF_MUL, r2, r0);
+      to_flag(r2, r4);  // r2: in a part
+      e_.load(r4, r10, part_length);
+      e_.alu(BPF_ADD, r4, r2);
+      e_.alu(BPF_MUL, r4, r2);
+      e_.store(r10, part_length, r4);
+      equals(r0, '.', r4);
+      e_.load(r4, r10, all_dots);
+      e_.alu(BPF_AND, r4, r0);
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_OR, r4, r2);
+      e_.store(r10, all_dots, r4);
+    });
+    e_.mov(r1, 0);
+    e_.load(r2, r10, end);
+    e_.alu(BPF_AND, r2, mask);
+    const auto result = copy_part(out);
+    const auto done = e_.make_label();
+    e_.load(r2, r10, end);
+    e_.jump_if(BPF_JNE, r2, 0, done);
+    e_.load(r1, text.base, off16(text.offset), 1);
+    e_.jump_if(BPF_JEQ, r1, 0, done);  // "" stays ""
+    e_.store_imm(result.base, off16(result.offset), '.', 1);
+    e_.bind(done);
+    return result;
+  }
+
+  // strtoll(s, [base]) as DTrace's: blanks and tabs, a sign, "0x" before base 16 digits, then
+  // the base's digits up to the first other byte; none is 0, and overflow wraps.
+  void strtoll(const expr& e, int depth) {
+    const place text{r7, s_.allocate(2 * l_.strsize + 8)};  // the digits start up to 3 past strsize
+    zero({r7, text.offset + l_.strsize}, l_.strsize + 8);
+    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    base_argument(e, depth);
+    const auto base = temp(depth), at = temp(depth + 1), negative = temp(depth + 2), value = temp(depth + 3),
+               going = temp(depth + 4);
+    e_.mov(r0, 0);
+    e_.mov(r5, 1);
+    counted_loop(r3, l_.strsize - 1, [&] {  // r0: the blanks before the rest
+      byte_address(r1, text, r3);
+      e_.load(r1, r1, 0, 1);
+      e_.mov(r2, r1);
+      e_.alu(BPF_XOR, r2, ' ');
+      e_.alu(BPF_XOR, r1, '\t');
+      e_.alu(BPF_MUL, r2, r1);  // 0 for a blank or a tab
+      to_flag(r2, r4);
+      e_.alu(BPF_XOR, r2, 1);
+      e_.alu(BPF_AND, r5, r2);
+      e_.alu(BPF_ADD, r0, r5);
+    });
+    e_.store(r10, at, r0);
+    e_.store_imm(r10, negative, 0);
+    byte_address(r1, text, r0);
+    e_.load(r1, r1, 0, 1);
+    const auto plus = e_.make_label(), unsigned_ = e_.make_label(), signed_ = e_.make_label();
+    e_.jump_if(BPF_JNE, r1, '-', plus);
+    e_.store_imm(r10, negative, 1);
+    e_.jump(signed_);
+    e_.bind(plus);
+    e_.jump_if(BPF_JNE, r1, '+', unsigned_);
+    e_.bind(signed_);
+    e_.alu(BPF_ADD, r0, 1);
+    e_.store(r10, at, r0);
+    e_.bind(unsigned_);
+    const auto digits = e_.make_label();
+    e_.load(r1, r10, base);
+    e_.jump_if(BPF_JNE, r1, 16, digits);
+    byte_address(r1, text, r0);
+    e_.load(r2, r1, 0, 1);
+    e_.jump_if(BPF_JNE, r2, '0', digits);
+    e_.load(r2, r1, 1, 1);
+    e_.alu(BPF_OR, r2, 0x20);
+    e_.jump_if(BPF_JNE, r2, 'x', digits);
+    e_.load(r2, r1, 2, 1);  // a hex digit must follow
+    e_.alu(BPF_OR, r2, 0x20);
+    const auto prefix = e_.make_label();
+    e_.mov(r3, r2);
+    e_.alu(BPF_SUB, r3, '0');
+    e_.jump_if(BPF_JLT, r3, 10, prefix);
+    e_.alu(BPF_SUB, r2, 'a');
+    e_.jump_if(BPF_JGE, r2, 6, digits);
+    e_.bind(prefix);
+    e_.alu(BPF_ADD, r0, 2);
+    e_.store(r10, at, r0);
+    e_.bind(digits);
+    e_.store_imm(r10, value, 0);
+    e_.store_imm(r10, going, 1);
+    counted_loop(r3, l_.strsize - 1, [&] {
+      e_.load(r2, r10, at);
+      e_.alu(BPF_ADD, r2, r3);
+      byte_address(r1, text, r2);
+      e_.load(r1, r1, 0, 1);
+      e_.mov(r2, r1);  // r2: a decimal digit's value (below 10)
+      e_.alu(BPF_SUB, r2, '0');
+      e_.alu(BPF_AND, r2, 0xff);
+      e_.mov(r4, r1);  // r4: a letter's (10 .. 35), else 36 or more
+      e_.alu(BPF_OR, r4, 0x20);
+      e_.alu(BPF_SUB, r4, 'a');
+      e_.alu(BPF_AND, r4, 0xff);
+      e_.alu(BPF_ADD, r4, 10);
+      e_.mov(r5, r2);
+      e_.alu(BPF_SUB, r5, 10);
+      e_.alu(BPF_ARSH, r5, 63);  // -1 for a decimal digit
+      e_.alu(BPF_XOR, r2, r4);
+      e_.alu(BPF_AND, r2, r5);
+      e_.alu(BPF_XOR, r4, r2);  // r4: the byte's digit value
+      e_.load(r5, r10, base);
+      e_.mov(r2, r4);
+      e_.alu(BPF_SUB, r2, r5);
+      e_.alu(BPF_RSH, r2, 63);  // 1: a digit of the base
+      e_.load(r0, r10, going);
+      e_.alu(BPF_AND, r0, r2);
+      e_.store(r10, going, r0);
+      e_.load(r2, r10, value);
+      e_.mov(r1, r2);
+      e_.alu(BPF_MUL, r1, r5);
+      e_.alu(BPF_ADD, r1, r4);
+      e_.alu(BPF_NEG, r0, 0);
+      choose(r2, r1, r0, r4);
+      e_.store(r10, value, r2);
+    });
+    e_.load(r0, r10, value);
+    e_.load(r1, r10, negative);
+    const auto done = e_.make_label();
+    e_.jump_if(BPF_JEQ, r1, 0, done);
+    e_.alu(BPF_NEG, r0, 0);
+    e_.bind(done);
   }
 
   // temp(depth) in base temp(depth + 1) (2..36), as lltostr() and stringof() write it, cut at
@@ -1821,18 +2384,18 @@ class builder {
         eval(e.kids[0], depth);
         e_.alu(BPF_AND, r0, 0xfffff);
         return;
+      case ir::subroutine::index: return string_index(e, depth, true);
+      case ir::subroutine::rindex: return string_index(e, depth, false);
+      case ir::subroutine::strtoll: return strtoll(e, depth);
       case ir::subroutine::strjoin:
       case ir::subroutine::cleanpath:
       case ir::subroutine::toupper:
       case ir::subroutine::tolower:
-      case ir::subroutine::strtoll:
       case ir::subroutine::substr:
       case ir::subroutine::strchr:
       case ir::subroutine::strrchr:
       case ir::subroutine::strstr:
       case ir::subroutine::strtok:
-      case ir::subroutine::index:
-      case ir::subroutine::rindex:
       case ir::subroutine::lltostr:
       case ir::subroutine::copyinstr:
       case ir::subroutine::basename:
@@ -1933,6 +2496,19 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
   return std::min(bound, strsize);
 }
 
+// The strsize the program was checked with (-x strsize or #pragma D option strsize): every
+// string-typed value carries it, as the in-process engine reads it.
+std::uint32_t checked_strsize(const ir::program& program) {
+  std::uint32_t strsize = 0;
+  for (const auto& v : program.variables)
+    if (v.value.is_string()) strsize = std::max(strsize, v.value.size);
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const expr& e) {
+      if (e.t.is_string()) strsize = std::max(strsize, e.t.size);
+    });
+  return strsize ? strsize : 256;
+}
+
 }  // namespace
 
 layout plan_layout(const ir::program& program, const std::vector<probe_info>& probes, std::uint32_t cpus,
@@ -1943,9 +2519,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   layout l;
   l.cpus = cpus;
   l.nspec = static_cast<std::uint32_t>(nspec);
-  for (const auto& o : program.options)
-    if (o.name == "strsize") l.strsize = static_cast<std::uint32_t>(std::strtoul(o.value.c_str(), nullptr, 0));
-  l.strsize = std::max<std::uint32_t>((l.strsize + 7) & ~7u, 8);
+  l.strsize = std::max<std::uint32_t>((checked_strsize(program) + 7) & ~7u, 8);
   std::uint32_t data = 0;
   for (const auto& c : program.clauses) data = std::max(data, c.data_size);
   scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0

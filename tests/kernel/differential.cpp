@@ -4,7 +4,8 @@
 // numbers and zero, shifts by 0 .. 65, signed/unsigned comparisons), string comparisons and
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
 // stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
-// functions over those values. Each expression sits in a BEGIN clause of its own, so that a fault
+// functions over those values; then index, rindex, strstr, basename, dirname, cleanpath,
+// strtok and strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
 // ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
@@ -173,6 +174,47 @@ std::string aggregation_program(chooser& c, int clauses) {
   return out + "BEGIN { exit(0); }\n";
 }
 
+// The searching, path and parsing subroutines at their edges: not found, "" on either side,
+// starts before, at and past the ends, paths of slashes only, signs, prefixes, bases and
+// overflow. Each costs the verifier some 60,000 to 100,000 instructions, so a program holds a
+// handful.
+const std::vector<std::string> edge_cases = {
+    "index(\"abc\", \"b\")", "index(\"abc\", \"\")", "index(\"\", \"\")", "index(\"\", \"a\")",
+    "index(\"abcabc\", \"bc\", 2)", "index(\"abc\", \"c\", -5)", "index(\"abc\", \"\", 5)",
+    "index(\"abc\", \"abcd\")", "index(\"abc\", \"a\", 3)", "index(s_long, \"xx\", 250)",
+    "rindex(\"abcabc\", \"bc\")", "rindex(\"abc\", \"\", -1)", "rindex(\"abc\", \"a\", -1)",
+    "rindex(\"abcabc\", \"bc\", 3)", "rindex(\"abcabc\", \"bc\", 100)", "rindex(\"abc\", \"\")",
+    "rindex(\"\", \"\")", "rindex(s_long, \"xx\")", "rindex(\"aaa\", \"aa\", 0)",
+    "strstr(\"abcabc\", \"ca\")", "strstr(\"abc\", \"\")", "strstr(\"abc\", \"x\")", "strstr(\"\", \"\")",
+    "strstr(s_path, \"/\")",
+    "basename(\"/\")", "basename(\"\")", "basename(\"a//b/\")", "basename(\"a\")", "basename(s_path)",
+    "basename(\"///\")", "basename(\"/a\")", "basename(\"a/\")",
+    "dirname(\"/\")", "dirname(\"\")", "dirname(\"a//b/\")", "dirname(\"a\")", "dirname(s_path)",
+    "dirname(\"///\")", "dirname(\"/a\")", "dirname(\"//a//b\")",
+    "strtoll(\"  -42x\")", "strtoll(\"0x1F\", 16)", "strtoll(\"+7\")", "strtoll(\"\")", "strtoll(\"zZ\", 36)",
+    "strtoll(\"9223372036854775807\")", "strtoll(\"-9223372036854775808\")", "strtoll(\"18446744073709551617\")",
+    "strtoll(s_tab)", "strtoll(\"0x\", 16)", "strtoll(\"778\", 8)", "strtoll(\"- 1\")", "strtoll(\"\\t 12\")",
+    "strtoll(\"0xg\", 16)", "strtoll(\"12\", 2)",
+    "strtok(\"  ab cd\", \" \")", "strtok(\"abc\", \"\")", "strtok(\"\", \"a\")", "strtok(\",,,\", \",\")",
+    "strtok(s_path, \"/\")", "strtok(\"xx;yy\", \";x\")", "strtok(s_long, \"y\")", "strtok(s_tab, s_tab)",
+    "cleanpath(\"..\")", "cleanpath(\"/./a/../b\")", "cleanpath(\"\")", "cleanpath(\"/\")", "cleanpath(\"a/..\")",
+    "cleanpath(\"../a/../../b\")", "cleanpath(\"/../x//y/./\")", "cleanpath(\"a/b/c/../../d\")",
+    "cleanpath(\"...\")", "cleanpath(s_path)", "cleanpath(\"/a/b/..\")", "cleanpath(\"./.\")",
+    "cleanpath(\"a/../../..\")", "cleanpath(\"/..\")", "cleanpath(\"a//b//\")", "cleanpath(s_long)",
+    "strtoll(\"1\", 37)",  // last: the fault ends its program
+};
+
+// The edge cases from `first` on, `count` of them, one clause each.
+std::string edge_program(std::size_t first, std::size_t count) {
+  auto out = declarations(strings);
+  for (auto i = first; i < std::min(first + count, edge_cases.size()); ++i) {
+    const auto& e = edge_cases[i];
+    const bool integer = e.rfind("index", 0) == 0 || e.rfind("rindex", 0) == 0 || e.rfind("strtoll", 0) == 0;
+    out += "BEGIN { printf(\"" + std::to_string(i) + (integer ? " %d\\n\", " : " [%s]\\n\", ") + e + "); }\n";
+  }
+  return out + "BEGIN { exit(0); }\n";
+}
+
 struct outcome {
   std::string out, err;
   int status = -1;
@@ -227,13 +269,15 @@ int main(int argc, char** argv) {
   // verifier's 8,192 pending branches, and string temporaries fill the 32 KiB of scratch
   // (docs/fuzzing.md).
   chooser c(20261125);
-  const std::vector<std::pair<std::string, std::string>> programs = {
+  std::vector<std::pair<std::string, std::string>> programs = {
       {"integers_1", integer_program(c, 200)}, {"integers_2", integer_program(c, 200)},
       {"strings_1", string_program(c, 30)}, {"strings_2", string_program(c, 30)},
       {"strings_3", string_program(c, 30)}, {"strings_4", string_program(c, 30)},
       {"strings_5", string_program(c, 30)},
       {"aggregations_1", aggregation_program(c, 30)}, {"aggregations_2", aggregation_program(c, 30)},
   };
+  for (std::size_t first = 0; first < edge_cases.size(); first += 8)
+    programs.push_back({"edges_" + std::to_string(first / 8 + 1), edge_program(first, 8)});
   int differences = 0;
   for (const auto& [name, text] : programs) {
     const auto script = dir + "/" + name + ".d";
