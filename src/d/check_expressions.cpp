@@ -486,7 +486,8 @@ expr checker::call(const ast::node_ptr& n) {
       {id::sym, "uintptr_t", {"uintptr_t"}, 1},      {id::func, "uintptr_t", {"uintptr_t"}, 1},
       {id::mod, "uintptr_t", {"uintptr_t"}, 1},      {id::usym, "uintptr_t", {"uintptr_t"}, 1},
       {id::ufunc, "uintptr_t", {"uintptr_t"}, 1},    {id::uaddr, "uintptr_t", {"uintptr_t"}, 1},
-      {id::umod, "uintptr_t", {"uintptr_t"}, 1}};
+      {id::umod, "uintptr_t", {"uintptr_t"}, 1},     {id::copyin, "void *", {"uintptr_t", "size_t"}, 2},
+      {id::alloca, "void *", {"size_t"}, 1}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;

@@ -182,7 +182,7 @@ expr checker::cast_to(expr e, const type& t) {
 expr checker::cast(const ast::node_ptr& n) {
   const auto t = find_type(n->text);
   auto v = value(n->kids[0]);
-  if (t && t->is_pointer() && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
+  if (t && pointed_to(*t) && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
     v.t = *t;
     v.where = n->where;
     return v;
@@ -195,7 +195,7 @@ expr checker::cast(const ast::node_ptr& n) {
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
-  if (e.t.is_pointer()) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
+  if (pointed_to(e.t)) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
   e.where = n->where;
   return e;
 }
@@ -371,7 +371,7 @@ expr checker::offset_of(const ast::node_ptr& n) {
 bool checker::holds_chars(const type& t, ast::span) {
   const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
   if (t.kind == type::category::array) return is_char(types_.element(t.id));
-  return t.is_pointer() && is_char(types_.resolve(t.pointee));
+  return is_char(pointed_to(t));
 }
 
 // The string in kernel memory at a char array or char pointer.
@@ -390,7 +390,9 @@ expr checker::string_of(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
   if (v.t.is_string()) return v;
-  if ((v.t.is_object() || v.t.is_pointer()) && holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  // A void * is bytes of unknown type, copyin()'s and alloca()'s: their string, as DTrace reads it.
+  if (const auto target = pointed_to(v.t); target && target->is_void()) return memory_string(std::move(v), n->where);
   if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
   e.kind = kind_t::stringof;
