@@ -156,6 +156,9 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: a translated struct s is supported before -> or . only: whole translated structs are not "
        "supported yet @ xlate<struct s>(1)"},
       {"struct s { int a; } v;", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s { int a; } v;"},
+      {"BEGIN { copyinto(arg0, 4, alloca(4)); }", "D_UNKNOWN: copyinto( ) is not supported yet @ copyinto(arg0, 4, alloca(4))"},
+      {"BEGIN { bcopy(alloca(4), alloca(4), 4); }", "D_UNKNOWN: bcopy( ) is not supported yet @ bcopy(alloca(4), alloca(4), 4)"},
+      {"BEGIN { trace(copyin(arg0, 4) + 1); }", "D_OP_INCOMPAT: operands have incompatible types: \"void *\" + \"int\" @ copyin(arg0, 4) + 1"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
       {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
       {"BEGIN { trace(&self->x); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &self->x"},
