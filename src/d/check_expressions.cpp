@@ -597,13 +597,8 @@ expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
     if (*step == 0) fail("D_OP_VFPTR", op_message(n->text, "requires an operand of known size"), n->where);
     const auto op = n->text == "++" ? ir::op::add : ir::op::subtract;
     const auto t = target.t;
-    expr e;
-    e.kind = kind_t::assign;
-    e.operation = op;
-    e.t = t;
-    e.where = n->where;
-    e.kids.push_back(std::move(target));
-    e.kids.push_back(cast_to(sized(*step, n->where), t));
+    auto e = arithmetic(op, std::move(target), cast_to(sized(*step, n->where), t), t, n->where);
+    e.kind = kind_t::assign;  // target op= step (a variable is no constant: never folded)
     if (is_prefix) return e;
     const auto back = op == ir::op::add ? ir::op::subtract : ir::op::add;
     return arithmetic(back, std::move(e), cast_to(sized(*step, n->where), t), t, n->where);
