@@ -1016,6 +1016,8 @@ class builder {
       case ir::subroutine::ufunc:
       case ir::subroutine::uaddr:
       case ir::subroutine::umod:
+      case ir::subroutine::copyin:
+      case ir::subroutine::alloca:
       case ir::subroutine::action:
         break;
     }
@@ -1995,6 +1997,44 @@ class builder {
   // real_parent up to most_generations tasks, without a branch on what it finds (init_task is its
   // own parent, so the walk stays there); pid 0 or less is no one's ancestor, as in-process. The
   // counter lives in r6 (kept across helper calls), the context waiting on the stack.
+  // copyin(addr, size) and alloca(size): r0 = the address of size bytes of this clause's scratch,
+  // copyin's read from user memory at addr, alloca's zeroed, with zeros after them so that
+  // stringof() ends there. A constant size takes that much scratch, a computed one up to
+  // strsize: more is DTrace's "out of scratch space" fault, an unreadable addr a bad address.
+  void scratch_bytes(const expr& e, int depth) {
+    static constexpr std::uint64_t most_constant_bytes = 4096;
+    const auto& size = e.kids.back();
+    const bool constant = size.kind == kind_t::constant;
+    if (constant && static_cast<std::uint64_t>(size.value) > most_constant_bytes)
+      throw error(std::string(ir::name(e.function)) + "() of more than 4096 bytes: the kernel engine's scratch is 32 KB");
+    const auto room = constant ? static_cast<std::uint32_t>(size.value) : l_.strsize;
+    const place at{r7, s_.allocate(room + 8)};
+    zero(at, room + 8);
+    eval(size, depth);
+    e_.store(r10, temp(depth), r0);
+    const auto fits = e_.make_label();
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(room), fits);
+    fault(fault_no_scratch, temp(depth));
+    e_.bind(fits);
+    if (e.function == ir::subroutine::copyin) {
+      eval(e.kids[0], depth + 1);
+      e_.store(r10, temp(depth + 1), r0);
+      pointer(r1, at);
+      e_.load(r2, r10, temp(depth));
+      const auto bounded = e_.make_label();  // again, for the verifier: the slot lost the bound
+      e_.jump_if(BPF_JLE, r2, static_cast<std::int32_t>(room), bounded);
+      e_.mov(r2, 0);
+      e_.bind(bounded);
+      e_.load(r3, r10, temp(depth + 1));
+      e_.call(BPF_FUNC_probe_read_user);
+      const auto ok = e_.make_label();
+      e_.jump_if(BPF_JEQ, r0, 0, ok);
+      fault(fault_bad_address, temp(depth + 1));
+      e_.bind(ok);
+    }
+    pointer(r0, at);
+  }
+
   void progenyof(const expr& e, int depth) {
     static constexpr std::uint32_t most_generations = 128;
     if (l_.task_real_parent < 0 || l_.task_tgid < 0) throw error("progenyof() needs kernel BTF, which this kernel lacks");
@@ -2361,6 +2401,8 @@ class builder {
       case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
       case ir::subroutine::speculation: return speculation();
       case ir::subroutine::progenyof: return progenyof(e, depth);
+      case ir::subroutine::copyin:
+      case ir::subroutine::alloca: return scratch_bytes(e, depth);
       case ir::subroutine::rand:
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);

@@ -493,7 +493,8 @@ expr checker::call(const ast::node_ptr& n) {
       {id::sym, "uintptr_t", {"uintptr_t"}, 1},      {id::func, "uintptr_t", {"uintptr_t"}, 1},
       {id::mod, "uintptr_t", {"uintptr_t"}, 1},      {id::usym, "uintptr_t", {"uintptr_t"}, 1},
       {id::ufunc, "uintptr_t", {"uintptr_t"}, 1},    {id::uaddr, "uintptr_t", {"uintptr_t"}, 1},
-      {id::umod, "uintptr_t", {"uintptr_t"}, 1}};
+      {id::umod, "uintptr_t", {"uintptr_t"}, 1},     {id::copyin, "void *", {"uintptr_t", "size_t"}, 2},
+      {id::alloca, "void *", {"size_t"}, 1}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;
@@ -542,7 +543,7 @@ expr checker::prefix(const ast::node_ptr& n) {
   auto v = value(n->kids[0]);
   if (op == "!") {
     if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
-  } else if (!v.t.is_integer()) {
+  } else if (!v.t.is_integer() || pointer_step(v.t)) {
     fail(op == "~" ? "D_OP_INT" : "D_OP_ARITH",
          op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
   }
@@ -598,7 +599,17 @@ expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   const auto implicit = integer_type("int64_t", 8, true);
   auto target = lvalue(n->kids[0], n->text, &implicit);
   if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
-  if (target.t.is_pointer()) fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + n->text, n->where);
+  if (const auto step = pointer_step(target.t)) {
+    // p++ moves p by one object: p += sizeof (*p), and the value before, as C's postfix gives it.
+    if (*step == 0) fail("D_OP_VFPTR", op_message(n->text, "requires an operand of known size"), n->where);
+    const auto op = n->text == "++" ? ir::op::add : ir::op::subtract;
+    const auto t = target.t;
+    auto e = arithmetic(op, std::move(target), cast_to(sized(*step, n->where), t), t, n->where);
+    e.kind = kind_t::assign;  // target op= step (a variable is no constant: never folded)
+    if (is_prefix) return e;
+    const auto back = op == ir::op::add ? ir::op::subtract : ir::op::add;
+    return arithmetic(back, std::move(e), cast_to(sized(*step, n->where), t), t, n->where);
+  }
   expr e;
   e.kind = kind_t::increment;
   e.operation = n->text == "++" ? ir::op::increment : ir::op::decrement;
@@ -621,8 +632,20 @@ expr checker::assign(const ast::node_ptr& n) {
     fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
   if (op != "=" && !target.t.is_integer())
     fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
-  if (op != "=" && (target.t.is_pointer() || v.t.is_pointer()))
-    fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
+  const auto target_step = pointer_step(target.t);
+  if (op != "=" && (target_step || pointer_step(v.t))) {
+    const bool additive = op == "+=" || op == "-=";
+    if (!additive) {
+      const bool integral_only = op != "*=" && op != "/=";
+      fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+           op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+    }
+    if (!target_step || *target_step == 0)
+      fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
+    if (pointer_step(v.t))
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+    v = scaled(std::move(v), *target_step, n->where);
+  }
   if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
     fail("D_DIV_ZERO", "expression contains division by zero", n->where);
   expr e;
@@ -676,8 +699,12 @@ expr checker::binary(const ast::node_ptr& n) {
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
-    if (a.t.is_pointer() || b.t.is_pointer())
-      fail("D_UNKNOWN", "pointer arithmetic is not supported yet: operator " + op, n->where);
+    if (pointer_step(a.t) || pointer_step(b.t)) {
+      if (operation != ir::op::add && operation != ir::op::subtract)
+        fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+             op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+      return pointer_arithmetic(operation, std::move(a), std::move(b), op, n->where);
+    }
     if ((operation == ir::op::divide || operation == ir::op::modulo) && b.kind == kind_t::constant && b.value == 0)
       fail("D_DIV_ZERO", "expression contains division by zero", n->where);
     e.t = shift ? promote(a.t, a.t) : promote(a.t, b.t);
@@ -698,6 +725,73 @@ expr checker::binary(const ast::node_ptr& n) {
   e.kids.push_back(std::move(a));
   e.kids.push_back(std::move(b));
   return e;
+}
+
+// The type a pointer points to: none for a value that is no pointer, void for a pointer to void
+// or to a type D does not know. A pointer to one of D's own integer types ("int *", `&a->comm[0]`)
+// knows its target by its name only.
+std::optional<type> checker::pointed_to(const type& t) {
+  if (!t.is_integer()) return std::nullopt;
+  if (t.pointee != 0) return types_.resolve(t.pointee).value_or(void_type());
+  if (t.name.empty() || t.name.back() != '*') return std::nullopt;
+  return find_type(t.name.substr(0, t.name.size() - 1)).value_or(void_type());
+}
+
+// The size by which + and - scale an integer added to a pointer: 0 for a pointer to void.
+std::optional<std::uint32_t> checker::pointer_step(const type& t) {
+  const auto target = pointed_to(t);
+  if (!target) return std::nullopt;
+  return target->is_void() ? 0 : target->size;
+}
+
+// a op b of type t, folded when both are constants.
+expr checker::arithmetic(ir::op op, expr a, expr b, const type& t, ast::span where) {
+  expr e;
+  const auto folded = a.kind == kind_t::constant && b.kind == kind_t::constant ? fold(op, a.value, b.value, t) : std::nullopt;
+  if (folded) {
+    e.kind = kind_t::constant;
+    e.value = *folded;
+  } else {
+    e.kind = kind_t::binary;
+    e.operation = op;
+    e.kids.push_back(std::move(a));
+    e.kids.push_back(std::move(b));
+  }
+  e.t = t;
+  e.where = where;
+  return e;
+}
+
+// count * step, a long: the bytes that count objects of step bytes take.
+expr checker::scaled(expr count, std::uint32_t step, ast::span where) {
+  const auto offset_type = integer_type("long", 8, true);
+  count = cast_to(std::move(count), offset_type);
+  if (step == 1) return count;
+  return arithmetic(ir::op::multiply, std::move(count), cast_to(sized(step, where), offset_type), offset_type, where);
+}
+
+// p + n, n + p and p - n move p by n objects; p - q counts the objects between two pointers of
+// one type (a ptrdiff_t), as C has them (libdtrace's dt_cook_op2 and dt_cg_ptrsize).
+expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& spelled, ast::span where) {
+  const auto a_step = pointer_step(a.t), b_step = pointer_step(b.t);
+  const auto incompatible = [&] {
+    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + spelled + " \"" + b.t.name + "\"", where);
+  };
+  if ((a_step && *a_step == 0) || (b_step && *b_step == 0)) incompatible();
+  if (a_step && b_step) {
+    if (op != ir::op::subtract || a.t.name != b.t.name) incompatible();
+    const auto difference_type = integer_type("ptrdiff_t", 8, true);
+    auto bytes = arithmetic(ir::op::subtract, cast_to(std::move(a), difference_type), cast_to(std::move(b), difference_type),
+                            difference_type, where);
+    if (*a_step == 1) return bytes;
+    return arithmetic(ir::op::divide, std::move(bytes), cast_to(sized(*a_step, where), difference_type), difference_type, where);
+  }
+  if (b_step && op == ir::op::subtract) incompatible();  // n - p
+  auto& pointer = a_step ? a : b;
+  auto& count = a_step ? b : a;
+  const auto t = pointer.t;
+  auto offset = scaled(std::move(count), a_step ? *a_step : *b_step, where);
+  return arithmetic(op, std::move(pointer), std::move(offset), t, where);
 }
 
 expr checker::conditional(const ast::node_ptr& n) {

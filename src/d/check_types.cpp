@@ -29,7 +29,7 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"unsigned long long", 8, false}, {"int8_t", 1, true}, {"int16_t", 2, true},
       {"int32_t", 4, true}, {"int64_t", 8, true}, {"uint8_t", 1, false}, {"uint16_t", 2, false},
       {"uint32_t", 4, false}, {"uint64_t", 8, false}, {"intptr_t", 8, true},
-      {"uintptr_t", 8, false}, {"size_t", 8, false}, {"ssize_t", 8, true}, {"pid_t", 4, true},
+      {"uintptr_t", 8, false}, {"size_t", 8, false}, {"ssize_t", 8, true}, {"ptrdiff_t", 8, true}, {"pid_t", 4, true},
       {"id_t", 4, true}, {"uid_t", 4, false}, {"gid_t", 4, false}, {"processorid_t", 4, true},
       {"zoneid_t", 4, true}, {"boolean_t", 4, true}, {"uchar_t", 1, false},
       {"ushort_t", 2, false}, {"uint_t", 4, false}, {"ulong_t", 8, false},
@@ -182,7 +182,7 @@ expr checker::cast_to(expr e, const type& t) {
 expr checker::cast(const ast::node_ptr& n) {
   const auto t = find_type(n->text);
   auto v = value(n->kids[0]);
-  if (t && t->is_pointer() && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
+  if (t && pointed_to(*t) && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
     v.t = *t;
     v.where = n->where;
     return v;
@@ -195,7 +195,7 @@ expr checker::cast(const ast::node_ptr& n) {
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
-  if (e.t.is_pointer()) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
+  if (pointed_to(e.t)) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer
   e.where = n->where;
   return e;
 }
@@ -288,9 +288,9 @@ expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, con
 // *p: the object a pointer to a kernel type points to.
 expr checker::dereference(const ast::node_ptr& n) {
   auto p = value(n->kids[0]);
-  if (!p.t.is_pointer()) fail("D_DEREF_NONPTR", "cannot dereference non-pointer type", n->where);
-  const auto t = types_.resolve(p.t.pointee);
-  if (!t || t->is_void()) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
+  const auto t = pointed_to(p.t);
+  if (!t) fail("D_DEREF_NONPTR", "cannot dereference non-pointer type", n->where);
+  if (t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
   expr e;
   e.kind = kind_t::memory;
   e.t = *t;
@@ -338,7 +338,7 @@ expr checker::element_of(const ast::node_ptr& n) {
   auto& types = kernel_types("operator [ ]", n->where);
   std::optional<type> t;
   if (base.t.kind == type::category::array) t = types.element(base.t.id);
-  else if (base.t.is_pointer()) t = types.resolve(base.t.pointee);
+  else if (const auto target = pointed_to(base.t)) t = target;
   else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
   auto i = value(n->kids[1]);
@@ -352,14 +352,7 @@ expr checker::element_of(const ast::node_ptr& n) {
     e.kids = std::move(base.kids);
     return e;
   }
-  expr scaled;
-  scaled.kind = kind_t::binary;
-  scaled.operation = ir::op::multiply;
-  scaled.t = integer_type("long", 8, true);
-  scaled.where = n->where;
-  scaled.kids.push_back(cast_to(std::move(i), scaled.t));
-  scaled.kids.push_back(integer_constant(t->size, true, false, n->where));
-  e.kids.push_back(add_offset(std::move(base), std::move(scaled), integer_type("uintptr_t", 8, false)));
+  e.kids.push_back(add_offset(std::move(base), scaled(std::move(i), t->size, n->where), integer_type("uintptr_t", 8, false)));
   return e;
 }
 
@@ -378,7 +371,7 @@ expr checker::offset_of(const ast::node_ptr& n) {
 bool checker::holds_chars(const type& t, ast::span) {
   const auto is_char = [](const std::optional<type>& c) { return c && c->is_integer() && c->size == 1; };
   if (t.kind == type::category::array) return is_char(types_.element(t.id));
-  return t.is_pointer() && is_char(types_.resolve(t.pointee));
+  return is_char(pointed_to(t));
 }
 
 // The string in kernel memory at a char array or char pointer.
@@ -397,7 +390,9 @@ expr checker::string_of(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
   if (v.t.is_string()) return v;
-  if ((v.t.is_object() || v.t.is_pointer()) && holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  // A void * is bytes of unknown type, copyin()'s and alloca()'s: their string, as DTrace reads it.
+  if (const auto target = pointed_to(v.t); target && target->is_void()) return memory_string(std::move(v), n->where);
   if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
   e.kind = kind_t::stringof;

@@ -222,6 +222,12 @@ class checker {
   expr increment(const ast::node_ptr& n, bool is_prefix);
   expr assign(const ast::node_ptr& n);
   expr binary(const ast::node_ptr& n);
+  // ---- pointer arithmetic, with C's scaling (check_expressions.cpp) --------------------------
+  std::optional<type> pointed_to(const type& t);
+  std::optional<std::uint32_t> pointer_step(const type& t);
+  static expr arithmetic(ir::op op, expr a, expr b, const type& t, ast::span where);
+  expr scaled(expr count, std::uint32_t step, ast::span where);
+  expr pointer_arithmetic(ir::op op, expr a, expr b, const std::string& spelled, ast::span where);
   expr conditional(const ast::node_ptr& n);
 
   // ---- state -----------------------------------------------------------------------------------

@@ -425,6 +425,8 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     case id::ufunc:
     case id::uaddr:
     case id::umod:
+    case id::copyin:  // kernel_only
+    case id::alloca:
     case id::action:
       break;
   }
@@ -817,6 +819,8 @@ class compiler {
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
+        // Scratch memory that stringof() and * read: the kernel engine's, as kernel memory is.
+        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) throw kernel_only(e);
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };

@@ -152,16 +152,13 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se"},
       {"BEGIN { trace(curthread->wide); }",
        "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide"},
-      {"BEGIN { trace(curthread + 1); }",
-       "D_UNKNOWN: pointer arithmetic is not supported yet: operator + @ curthread + 1"},
-      {"BEGIN { self->p = curthread; self->p++; }",
-       "D_UNKNOWN: pointer arithmetic is not supported yet: operator ++ @ self->p++"},
-      {"BEGIN { self->p = curthread; self->p -= 8; }",
-       "D_UNKNOWN: pointer arithmetic is not supported yet: operator -= @ self->p -= 8"},
       {"struct s { int a; }; BEGIN { trace(xlate<struct s>(1)); }",
        "D_UNKNOWN: a translated struct s is supported before -> or . only: whole translated structs are not "
        "supported yet @ xlate<struct s>(1)"},
       {"struct s { int a; } v;", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s { int a; } v;"},
+      {"BEGIN { copyinto(arg0, 4, alloca(4)); }", "D_UNKNOWN: copyinto( ) is not supported yet @ copyinto(arg0, 4, alloca(4))"},
+      {"BEGIN { bcopy(alloca(4), alloca(4), 4); }", "D_UNKNOWN: bcopy( ) is not supported yet @ bcopy(alloca(4), alloca(4), 4)"},
+      {"BEGIN { trace(copyin(arg0, 4) + 1); }", "D_OP_INCOMPAT: operands have incompatible types: \"void *\" + \"int\" @ copyin(arg0, 4) + 1"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
       {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
       {"BEGIN { trace(&self->x); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &self->x"},
@@ -188,12 +185,25 @@ TEST_CASE("& takes a member's address, [] indexes arrays and pointers by the ele
   CHECK(lowered("BEGIN { trace(&curthread->real_parent->pid); }") == "(*(struct task_struct *)(curthread + 16) + 8)\n");
   // A constant index into a member array is one offset; a variable one is scaled at run time.
   CHECK(lowered("BEGIN { trace(curthread->comm[3]); }") == "*(char)(curthread + 27)\n");
-  CHECK(lowered("BEGIN { i = 2; trace(curthread->comm[i]); }") == "*(char)((*(char [16])(curthread + 24) + ((long)i * 1)) + 0)\n");
+  CHECK(lowered("BEGIN { i = 2; trace(curthread->comm[i]); }") == "*(char)((*(char [16])(curthread + 24) + (long)i) + 0)\n");
   CHECK(lowered("BEGIN { trace(curthread->real_parent[1].pid); }") ==
-        "*(pid_t)((*(struct task_struct *)(curthread + 16) + (1 * 64)) + 8)\n");
-  CHECK(lowered("BEGIN { trace(curthread->name[0]); }") == "*(char)((*(char *)(curthread + 56) + (0 * 1)) + 0)\n");
+        "*(pid_t)((*(struct task_struct *)(curthread + 16) + 64) + 8)\n");
+  CHECK(lowered("BEGIN { trace(curthread->name[0]); }") == "*(char)((*(char *)(curthread + 56) + 0) + 0)\n");
   CHECK(lowered("BEGIN { trace(offsetof(struct task_struct, pid)); trace(offsetof(struct task_struct, comm)); "
                 "trace(offsetof(struct task_struct, anon_member)); }") == "8\n24\n60\n");
+}
+
+TEST_CASE("pointer arithmetic scales by the size of what the pointer points to", "[d][types]") {
+  CHECK(lowered("BEGIN { trace(curthread + 2); }") == "(curthread + 128)\n");
+  CHECK(lowered("BEGIN { trace(curthread - 1); }") == "(curthread - 64)\n");
+  CHECK(lowered("BEGIN { i = 3; trace(i + curthread->real_parent); }") ==
+        "(*(struct task_struct *)(curthread + 16) + ((long)i * 64))\n");
+  CHECK(lowered("BEGIN { trace(curthread->real_parent - curthread); }") ==
+        "(((ptrdiff_t)*(struct task_struct *)(curthread + 16) - (ptrdiff_t)curthread) / 64)\n");
+  CHECK(lowered("BEGIN { trace(&curthread->comm[3] - &curthread->comm[0]); }") ==
+        "((ptrdiff_t)(curthread + 27) - (ptrdiff_t)(curthread + 24))\n");
+  CHECK(lowered("BEGIN { trace((curthread->real_parent + 1)->pid); }") ==
+        "*(pid_t)((*(struct task_struct *)(curthread + 16) + 64) + 8)\n");
 }
 
 TEST_CASE("args[N] and args->name take the types the clause's probes declare alike", "[d][types]") {

@@ -506,6 +506,33 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
   return print(s, text) ? exit_success : exit_failure;
 }
 
+// -e: what would stop the run before it starts, as dtrace -e reports it: a probe description
+// that matches nothing on the engine that would run the program (unless -Z).
+bool probes_match(const settings& s, const loaded_programs& loaded, const ir::program& program) {
+  auto h = open_handle(s, program);
+  if (h.options().on("zdefs")) return true;
+  const engine::run_options run{.program_name = s.name};
+  const auto engines = kernel::engines();
+  const auto& engine = engine::select(engines, program, h.options().engine());
+  const auto refuse = [&](const std::string& tag, const std::string& why, d::span where) {
+    report(s, d::diagnostic{tag, why, where}, loaded);
+    return false;
+  };
+  for (const auto& c : program.clauses)
+    for (const auto& p : c.probes) {
+      ir::program one = program;
+      one.clauses = {c};
+      one.clauses[0].probes = {p};
+      try {
+        if (engine.probes(&one, run).empty())
+          return refuse("D_PDESC_ZERO", "probe description " + p.text() + " does not match any probes", p.where);
+      } catch (const engine::error& e) {
+        return refuse(e.tag, e.what(), e.where);
+      }
+    }
+  return true;
+}
+
 int run(const settings& s) {
   command_child = s.command;
   if (!s.list && !s.compile_only && !s.programs.empty()) catch_interrupts();
@@ -517,8 +544,9 @@ int run(const settings& s) {
   }
   if (s.list) return list(s, loaded, program);
   if (s.compile_only) {
+    const bool match = !program || probes_match(s, loaded, *program);
     release_command(s, false);
-    return exit_success;
+    return match ? exit_success : exit_failure;
   }
   if (!program) {
     detail::complain(s, "no probes specified");

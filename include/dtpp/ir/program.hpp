@@ -97,7 +97,7 @@ enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
-  sym, func, mod, usym, ufunc, uaddr, umod,
+  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -141,6 +141,8 @@ inline std::string_view name(subroutine s) {
     case subroutine::ufunc: return "ufunc";
     case subroutine::uaddr: return "uaddr";
     case subroutine::umod: return "umod";
+    case subroutine::copyin: return "copyin";
+    case subroutine::alloca: return "alloca";
     case subroutine::action: return "action";
   }
   return "?";
