@@ -60,16 +60,68 @@ class on_cpu_zero {
 
 std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
 
+// Whether a program calls anything whose answer depends on the task it runs in (or the kernel
+// function it calls cannot be known): every helper but these few about maps, the ring buffer,
+// the clock, the CPU and kernel memory.
+bool asks_about_task(const std::vector<bpf_insn>& code) {
+  static constexpr int task_free[] = {
+      BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem, BPF_FUNC_ktime_get_ns,
+      BPF_FUNC_get_prandom_u32, BPF_FUNC_get_smp_processor_id, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
+      BPF_FUNC_ringbuf_submit, BPF_FUNC_ringbuf_discard, BPF_FUNC_probe_read_kernel, BPF_FUNC_probe_read_kernel_str};
+  return std::any_of(code.begin(), code.end(), [](const bpf_insn& i) {
+    if (i.code != (BPF_JMP | BPF_CALL) || i.src_reg == BPF_PSEUDO_CALL) return false;
+    return i.src_reg != 0 || std::find(std::begin(task_free), std::end(task_free), i.imm) == std::end(task_free);
+  });
+}
+
 std::int64_t clock_ns(clockid_t clock) {
   timespec ts{};
   ::clock_gettime(clock, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+// Maps and programs are made with the bpf() system call itself: libbpf's wrappers first probe
+// the kernel (for memory-cgroup accounting and for object names) by loading two programs of their
+// own, a tenth of the CPU time of a `BEGIN { exit(0); }` run. This kernel has both (Linux 5.11+).
+int bpf_call(bpf_cmd command, bpf_attr& attr) {
+  int f;
+  do f = static_cast<int>(::syscall(__NR_bpf, command, &attr, sizeof attr));
+  while (f < 0 && errno == EAGAIN && command == BPF_PROG_LOAD);  // as libbpf: the verifier was interrupted
+  return f < 0 ? -errno : f;
+}
+
+// A new map's fd, or -errno.
+int create_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint32_t value, std::uint32_t entries,
+               std::uint32_t flags) {
+  bpf_attr attr{};
+  attr.map_type = type;
+  attr.key_size = key;
+  attr.value_size = value;
+  attr.max_entries = entries;
+  attr.map_flags = flags;
+  std::strncpy(attr.map_name, name, sizeof attr.map_name - 1);
+  return bpf_call(BPF_MAP_CREATE, attr);
+}
+
+// A loaded program's fd, or -errno; the verifier's log in `log` when it is not empty.
+int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::string& log) {
+  bpf_attr attr{};
+  attr.prog_type = type;
+  attr.insns = reinterpret_cast<std::uintptr_t>(code.data());
+  attr.insn_cnt = static_cast<std::uint32_t>(code.size());
+  attr.license = reinterpret_cast<std::uintptr_t>("GPL");
+  std::strncpy(attr.prog_name, "dtpp", sizeof attr.prog_name - 1);
+  if (!log.empty()) {
+    attr.log_level = 1;
+    attr.log_buf = reinterpret_cast<std::uintptr_t>(log.data());
+    attr.log_size = static_cast<std::uint32_t>(log.size());
+  }
+  return bpf_call(BPF_PROG_LOAD, attr);
+}
+
 fd make_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint32_t value, std::uint32_t entries,
             std::uint32_t flags = 0) {
-  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
-  const int f = bpf_map_create(type, name, key, value, entries, &opts);
+  const int f = create_map(type, name, key, value, entries, flags);
   if (f < 0) {
     if (f == -EPERM) throw error("creating BPF map " + std::string(name) + ": " + errno_text(f) + " (tracing the kernel needs root, or CAP_BPF and CAP_PERFMON)");
     throw error("creating BPF map " + std::string(name) + " (" + std::to_string(value) + "-byte values, " +
@@ -354,6 +406,7 @@ struct driver::state {
 
   std::vector<fd> maps;       // by map index
   std::vector<fd> programs;   // by unit
+  std::vector<bool> reads_task;  // by unit: whether the program asks the kernel about its task
   std::vector<fd> scratches;  // by unit
   std::vector<fd> events;     // perf events the programs are attached to
   std::vector<fd> links;      // BPF links attaching the programs to the events
@@ -660,6 +713,7 @@ struct driver::state {
     fds[map_scratch] = scratches.back().get();
     resolve_maps(code, fds);
     programs.push_back(load(u, code));
+    reads_task.push_back(asks_about_task(code));
     instructions += code.size();
   }
 
@@ -679,12 +733,11 @@ struct driver::state {
   // Loads a program; when the verifier refuses, loads it again for the log and reports it.
   fd load(const unit& u, const std::vector<bpf_insn>& code) {
     const auto& t = u.program;
-    const int f = bpf_prog_load(type_of(t), "dtpp", "GPL", code.data(), code.size(), nullptr);
+    std::string log;
+    const int f = load_program(type_of(t), code, log);
     if (f >= 0) return fd(f);
-    const int first = errno;
-    std::string log(1 << 20, '\0');
-    LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1, .log_size = static_cast<__u32>(log.size()), .log_buf = log.data());
-    const int again = bpf_prog_load(type_of(t), "dtpp", "GPL", code.data(), code.size(), &opts);
+    log.assign(1 << 20, '\0');
+    const int again = load_program(type_of(t), code, log);
     if (again >= 0) return fd(again);
     log.resize(::strnlen(log.data(), log.size()));
     // The verifier's verdict is at the end of its log.
@@ -694,7 +747,7 @@ struct driver::state {
     const auto others = u.members.size() - 1;
     throw error("the kernel refused the program for probe " + p.provider + ":" + p.module + ":" + p.function + ":" + p.name +
                 (others ? " (and " + std::to_string(others) + " more)" : "") + ", clauses " + clause_list(t) + ": " +
-                errno_text(first) + (log.empty() ? "" : "\nverifier log:\n" + log));
+                errno_text(f) + (log.empty() ? "" : "\nverifier log:\n" + log));
   }
 
   std::string clause_list(const target& t) const {
@@ -703,17 +756,29 @@ struct driver::state {
     return s;
   }
 
-  // BEGIN and END run in this thread, as DTrace's run in dtrace(1)'s (curthread is the caller),
-  // and on CPU 0, as the in-process engine fires them, so that both engines print the same lines.
-  // The kernel's own way to pick the CPU (BPF_F_TEST_RUN_ON_CPU) runs the program from an
-  // interrupt on that CPU, in whatever task was there: the thread moves to CPU 0 instead.
+  // BEGIN and END run on CPU 0, as the in-process engine fires them, so that both engines print
+  // the same lines. A program that asks about its task (curthread, pid, execname, self->, raise())
+  // runs in this thread, as DTrace's run in dtrace(1)'s, which moves to CPU 0 for it: a wait for
+  // CPU 0's scheduler, up to a time slice when other work runs there. Any other program runs
+  // where the kernel picks the CPU itself (BPF_F_TEST_RUN_ON_CPU): from an interrupt on CPU 0,
+  // which cannot tell the difference, and costs no migration. BEGIN runs before any probe is
+  // attached and END after all are detached, so no other program of ours shares the interrupt's
+  // stretch (which element_always_ready counts on).
   void run_in_kernel(target::kind kind) {
-    const on_cpu_zero pinned;
+    bool any = false, in_thread = false;
+    for (std::size_t i = 0; i < units.size(); ++i)
+      if (units[i].program.type == kind) {
+        any = true;
+        in_thread = in_thread || reads_task[i];
+      }
+    if (!any) return;
+    std::optional<on_cpu_zero> pinned;
+    if (in_thread) pinned.emplace();
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (units[i].program.type != kind) continue;
       std::uint64_t args[6] = {};
       LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args);
-      if (!pinned.moved()) {  // CPU 0 is not this thread's to use: the kernel's way, then
+      if (!pinned || !pinned->moved()) {  // no task to keep, or CPU 0 is not this thread's to use
         run.flags = BPF_F_TEST_RUN_ON_CPU;
         run.cpu = 0;
       }
@@ -853,7 +918,7 @@ struct driver::state {
 // ---- the interface ------------------------------------------------------------------------------
 
 std::optional<std::string> unavailable() {
-  const int f = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dtpp_probe", 4, 8, 1, nullptr);
+  const int f = create_map(BPF_MAP_TYPE_ARRAY, "dtpp_probe", 4, 8, 1, 0);
   if (f < 0) {
     if (f == -EPERM) return "tracing the kernel needs root, or CAP_BPF and CAP_PERFMON";
     return "this kernel has no usable BPF (" + errno_text(f) + ")";

@@ -637,6 +637,35 @@ void pin_to_cpu(int cpu) {
   ::sched_setaffinity(0, sizeof set, &set);
 }
 
+// BEGIN and END fire as CPU 0 wherever the consumer runs: from an interrupt on CPU 0 when they
+// read nothing of their task, in this thread moved to CPU 0 when they do (pid), and the thread
+// gets its own CPUs back either way.
+TEST_CASE("BEGIN and END run as CPU 0 from another CPU, in this thread when they read it") {
+  REQUIRE_KERNEL();
+  cpu_set_t before;
+  REQUIRE(::sched_getaffinity(0, sizeof before, &before) == 0);
+  const int last = static_cast<int>(std::thread::hardware_concurrency()) - 1;
+  pin_to_cpu(last);
+  const auto run = [](const std::string& source) {
+    consumer::handle h(kernel::engines());
+    h.setopt("quiet");
+    h.setopt("engine", "kernel");
+    h.exec(h.compile(source));
+    h.go();
+    memory_file text;
+    while (h.work(text.get()) == consumer::work_status::okay) {
+    }
+    return text.text();
+  };
+  CHECK(run("BEGIN { printf(\"%d\\n\", cpu); } BEGIN { exit(0); } END { printf(\"%d end\\n\", cpu); }") == "0\n0 end\n");
+  CHECK(run("BEGIN { printf(\"%d %d\\n\", cpu, pid); exit(0); }") == "0 " + me() + "\n");
+  cpu_set_t after;
+  REQUIRE(::sched_getaffinity(0, sizeof after, &after) == 0);
+  CHECK(CPU_COUNT(&after) == 1);
+  CHECK(CPU_ISSET(last, &after));
+  ::sched_setaffinity(0, sizeof before, &before);
+}
+
 // Keyed count() and sum() start in a per-CPU front cache of 256 direct-mapped entries and go to
 // the map on a collision. 2000 keys updated on two CPUs in opposite orders claim different
 // entries on each CPU, so most keys are in the cache on one CPU and in the map on the other.
