@@ -225,9 +225,31 @@ std::optional<std::string> any_process_usdt_provider(const std::string& provider
   return provider;
 }
 
-// Every object with USDT sites of a provider `accepts` that some process maps now, each once: the
-// files of every /proc/PID/maps (module a.out for the first process whose executable it is), each
-// read for its notes alone, and only those with such a site read whole.
+// Accepts the provider names of a note that an every-process glob ("shop*") matches with a
+// process id after them, as DTrace's shop1234.
+struct usdt_provider_glob {
+  std::string glob;
+  bool operator()(const std::string& name) const { return matches(glob, name + "1"); }
+};
+
+// The objects process `pid` maps that `checked` does not hold yet and that have USDT sites of a
+// provider `accepts`, each added to `checked` (module a.out for the process's executable): each
+// file is read for its notes alone, and only one with such a site is read whole.
+template <typename Accepts>
+void add_objects_with_sites(std::int64_t pid, Accepts accepts, std::set<std::string>& checked,
+                            std::vector<process_object>& out) {
+  char exe[4096] = {};
+  const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
+  const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
+  for (const auto& m : symbols::read_maps(pid))
+    if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
+        std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
+                            [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
+      out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
+                     &symbols::shared_cache().object_at(m.path)});
+}
+
+// Every object with USDT sites of a provider `accepts` that some process maps now, each once.
 template <typename Accepts>
 std::vector<process_object> mapped_objects(Accepts accepts) {
   std::vector<process_object> out;
@@ -238,17 +260,7 @@ std::vector<process_object> mapped_objects(Accepts accepts) {
     if (e->d_name[0] >= '1' && e->d_name[0] <= '9') pids.push_back(std::atoll(e->d_name));
   ::closedir(d);
   std::set<std::string> checked;
-  for (const auto pid : pids) {
-    char exe[4096] = {};
-    const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
-    const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
-    for (const auto& m : symbols::read_maps(pid))
-      if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
-          std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
-                              [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
-        out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
-                       &symbols::shared_cache().object_at(m.path)});
-  }
+  for (const auto pid : pids) add_objects_with_sites(pid, accepts, checked, out);
   return out;
 }
 
@@ -377,6 +389,18 @@ constexpr numbered newer_syscalls[] = {
     {"getxattrat", 464}, {"listxattrat", 465}, {"removexattrat", 466}, {"open_tree_attr", 467},
     {"file_getattr", 468}, {"file_setattr", 469}};
 
+bool follows_new_processes(const ir::probe& d) { return any_process_usdt_provider(d.provider).has_value(); }
+
+std::vector<target> match_new_objects(const ir::probe& d, std::int64_t pid, std::set<std::string>& checked) {
+  std::vector<target> out;
+  const auto glob = any_process_usdt_provider(d.provider);
+  if (!glob) return out;
+  std::vector<process_object> objects;
+  add_objects_with_sites(pid, usdt_provider_glob{*glob}, checked, objects);
+  match_usdt_sites(d, objects, usdt_provider_glob{*glob}, -1, out);
+  return out;
+}
+
 std::optional<std::uint32_t> syscall_number(const std::string& name) {
   // The tracepoints carry the kernel's function names; a few differ from the calls' names.
   static const std::pair<const char*, const char*> renamed[] = {
@@ -487,10 +511,8 @@ std::vector<target> match_probes(const ir::probe& p) {
   if (const auto usdt = usdt_provider(p.provider))
     match_usdt_sites(p, process_objects(usdt->second), [&](const std::string& name) { return name == usdt->first; },
                      usdt->second, out);
-  if (const auto glob = any_process_usdt_provider(p.provider)) {
-    const auto accepts = [&](const std::string& name) { return matches(*glob, name + "1"); };
-    match_usdt_sites(p, mapped_objects(accepts), accepts, -1, out);
-  }
+  if (const auto glob = any_process_usdt_provider(p.provider))
+    match_usdt_sites(p, mapped_objects(usdt_provider_glob{*glob}), usdt_provider_glob{*glob}, -1, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}

@@ -8,6 +8,8 @@
 // plugin_square(N) once: with its constructor's call of plugin_square(10) at each load, N + 3
 // calls returning 200 plus the squares of 0 .. N. With "wait-then-plugin" instead, it reads a
 // byte from its standard input first (so that a tracer can grab it with -p before it loads).
+// With "wait-for-tracer", it waits until pidtest:::guarded is traced before it starts (for a
+// tracer that finds it only once it runs).
 
 // Sites with semaphores, as dtrace -h headers make them: every site of this file then has one.
 #define _SDT_HAS_SEMAPHORES 1
@@ -67,6 +69,12 @@ long call_plugin(long from, long to) {
 
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 3;
+  if (argc > 2 && std::strcmp(argv[2], "wait-for-tracer") == 0) {
+    // Until a tracer has placed pidtest:::guarded (the kernel counts its semaphore up), for up to
+    // two seconds; then 20 ms more for the tracer's program to be linked to the probe.
+    for (int tries = 0; tries < 2000 && !pidtest_guarded_semaphore; ++tries) ::usleep(1000);
+    ::usleep(20000);
+  }
   volatile long sink = 0;
   for (long i = 0; i < n; ++i) {
     sink = sink + shapes::square(i).area();
