@@ -472,7 +472,26 @@ struct driver::state {
         for (auto& t : matched) bind(ci, std::move(t), true);
       }
     }
+    keep_entries_with_returns(0);
     for (const auto& t : targets) infos.push_back(t.info);
+  }
+
+  // An entry probe placed past a function's endbr64 goes back to its first byte when the function
+  // has a return probe too: the uretprobe replaces the return address on the stack as the first
+  // byte is reached, and ucaller reads the return address there at entry.
+  void keep_entries_with_returns(std::size_t first) {
+    for (auto i = first; i < targets.size(); ++i) {
+      auto& entry = targets[i];
+      if (entry.type != target::kind::user_entry || entry.entry_skip == 0) continue;
+      const auto start = entry.uprobe_offset - entry.entry_skip;
+      if (std::any_of(targets.begin() + static_cast<std::ptrdiff_t>(first), targets.end(), [&](const target& t) {
+            return t.type == target::kind::user_return && t.uprobe_path == entry.uprobe_path &&
+                   t.uprobe_pid == entry.uprobe_pid && t.uprobe_offset == start;
+          })) {
+        entry.uprobe_offset = start;
+        entry.entry_skip = 0;
+      }
+    }
   }
 
   // Gives clause `ci` to the probe `t` names, making it a new target when it is none yet; one
@@ -552,6 +571,7 @@ struct driver::state {
 
   // Loads and attaches the targets from `first` on, which matching found during the run.
   void place_targets_from(std::size_t first) {
+    keep_entries_with_returns(first);
     for (auto i = first; i < targets.size(); ++i) {
       infos.push_back(targets[i].info);
       units.push_back({targets[i], {i}});

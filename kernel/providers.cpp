@@ -5,6 +5,7 @@
 #include "dtpp/symbols/cache.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -171,6 +172,21 @@ bool module_matches(const std::string& pattern, const std::string& module) {
          module[pattern.size()] == '.';
 }
 
+// How far into a function its entry probe goes: past a leading endbr64 (f3 0f 1e fa, GCC's
+// -fcf-protection), which changes no register and no memory (Linux enables no indirect branch
+// tracking in user space) and which a uprobe traps on and single-steps, to the instruction after
+// it, often a `push %rbp` that x86 uprobes emulate. 0 for any other function.
+std::uint64_t entry_skip(const std::string& path, std::uint64_t file_offset, std::uint64_t size) {
+  constexpr unsigned char endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};
+  unsigned char first[sizeof endbr64] = {};
+  if (size <= sizeof endbr64) return 0;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  const auto got = ::pread(fd, first, sizeof first, static_cast<off_t>(file_offset));
+  ::close(fd);
+  return got == sizeof first && std::memcmp(first, endbr64, sizeof first) == 0 ? sizeof endbr64 : 0;
+}
+
 void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>& out) {
   const auto offset = offset_name(p.name);  // never a glob: only hex digits
   const auto provider = "pid" + std::to_string(pid);
@@ -181,7 +197,7 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
       if (!matches(p.function, f.name) && !matches(p.function, f.mangled)) continue;
       const auto add = [&](target::kind type, std::string name, std::uint64_t at) {
         const auto file_offset = object.file_offset_of(f.address + at);
-        if (!file_offset) return;
+        if (!file_offset) return false;
         target t;
         t.type = type;
         t.info = {0, provider, module, f.name, std::move(name), {}};
@@ -189,12 +205,17 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
         t.uprobe_offset = *file_offset;
         t.uprobe_pid = pid;
         out.push_back(std::move(t));
+        return true;
       };
       if (offset) {
         if (f.size > *offset) add(target::kind::user_entry, p.name, *offset);
         continue;
       }
-      if (matches(p.name, "entry")) add(target::kind::user_entry, "entry", 0);
+      if (matches(p.name, "entry")) {
+        const auto start = object.file_offset_of(f.address);
+        const auto skip = start ? entry_skip(path, *start, f.size) : 0;
+        if (add(target::kind::user_entry, "entry", skip)) out.back().entry_skip = skip;
+      }
       if (matches(p.name, "return")) add(target::kind::user_return, "return", 0);
     }
   }

@@ -1,6 +1,7 @@
 // The pid provider's test program: functions of each C++ kind with known call counts, arguments
 // and return values. `dtpp_pid_target N` calls shapes::square::area() N times (returning i*i),
-// doubled<int>() 2N times (returning 2i) and sum_of_eight() once (1..8, returning 36); its USDT
+// doubled<int>() 2N times (returning 2i), endbr64_plus_one() N times (returning i + 1) and
+// sum_of_eight() once (1..8, returning 36); its USDT
 // site pidtest:::step fires N times with (i, -i, 7), and pidtest:::guarded N times with (i) when
 // its semaphore says it is traced (it never fires otherwise).
 // `dtpp_pid_target N plugin` then opens libdtpp_pid_plugin.so (beside the executable) with
@@ -52,6 +53,23 @@ __attribute__((noipa)) long sum_of_eight(long a, long b, long c, long d, long e,
   return a + b + c + d + e + f + g + h;
 }
 
+// A function that starts with endbr64 (as GCC's -fcf-protection makes them): its entry probe is
+// placed past it. Returns its argument plus one.
+extern "C" long endbr64_plus_one(long);
+asm(R"(
+  .text
+  .globl endbr64_plus_one
+  .type endbr64_plus_one, @function
+endbr64_plus_one:
+  endbr64
+  push %rbp
+  mov %rsp, %rbp
+  lea 1(%rdi), %rax
+  pop %rbp
+  ret
+  .size endbr64_plus_one, .-endbr64_plus_one
+)");
+
 // Opens the plugin beside this executable, calls its plugin_square() on from .. to - 1, closes it.
 long call_plugin(long from, long to) {
   char self[4096] = {};
@@ -77,7 +95,7 @@ int main(int argc, char** argv) {
   }
   volatile long sink = 0;
   for (long i = 0; i < n; ++i) {
-    sink = sink + shapes::square(i).area();
+    sink = sink + shapes::square(i).area() + endbr64_plus_one(i);
     STAP_PROBE3(pidtest, step, i, -i, 7);
     if (pidtest_guarded_semaphore) STAP_PROBE1(pidtest, guarded, i);
   }
