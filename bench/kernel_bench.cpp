@@ -37,6 +37,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "../tests/kernel/endbr64_plus_one.hpp"
 
 namespace {
 
@@ -62,10 +63,9 @@ void read_loop(benchmark::State& state) {
 
 // A pid probe's cost depends on the first instruction the uprobe replaces: `push %rbp` is
 // emulated, a 5-byte nop may become a call (Linux 6.18 and later), anything else traps and is
-// single-stepped. One function of each kind, in assembly so that the compiler cannot change them.
-// A function starting with endbr64 (GCC's -fcf-protection), which uprobes single-step, then
-// `push %rbp`: dtpp's entry probe goes past the endbr64; its offset probe :0 stays on it.
-extern "C" long pid_push_rbp(long), pid_nop5(long), pid_single_step(long), pid_endbr64(long);
+// single-stepped. One function of each kind, in assembly so that the compiler cannot change them;
+// and endbr64_plus_one, whose entry probe dtpp places past its endbr64 (its offset probe :0 stays).
+extern "C" long pid_push_rbp(long), pid_nop5(long), pid_single_step(long);
 asm(R"(
   .text
   .globl pid_push_rbp
@@ -90,16 +90,6 @@ pid_single_step:
   lea 1(%rdi), %rax
   ret
   .size pid_single_step, .-pid_single_step
-  .globl pid_endbr64
-  .type pid_endbr64, @function
-pid_endbr64:
-  endbr64
-  push %rbp
-  mov %rsp, %rbp
-  lea 1(%rdi), %rax
-  pop %rbp
-  ret
-  .size pid_endbr64, .-pid_endbr64
 )");
 
 template <long (*function)(long)>
@@ -565,9 +555,9 @@ PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5")
 PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
 PID_BENCHMARK(pid_under_dtpp, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 PID_BENCHMARK(pid_under_bpftrace, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
-PID_BENCHMARK(pid_under_dtpp, endbr64_entry_count, call_loop<pid_endbr64>, "pid_endbr64");
-PID_BENCHMARK(pid_under_dtpp, endbr64_offset_0_count, call_loop<pid_endbr64>, "pid_endbr64", "0");
-PID_BENCHMARK(pid_under_bpftrace, endbr64_entry_count, call_loop<pid_endbr64>, "pid_endbr64");
+PID_BENCHMARK(pid_under_dtpp, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
+PID_BENCHMARK(pid_under_dtpp, endbr64_offset_0_count, call_loop<endbr64_plus_one>, "endbr64_plus_one", "0");
+PID_BENCHMARK(pid_under_bpftrace, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
 PID_BENCHMARK(untraced, probe_site, probe_site_loop);
 BENCHMARK(site_under_dtpp)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
 BENCHMARK(site_under_bpftrace)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);

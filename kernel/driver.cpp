@@ -438,7 +438,8 @@ struct driver::state {
   // (loader_events.hpp): a program notes their ids in `new_pids`.
   fd new_pids;
   std::vector<fd> process_noters;  // its programs: a uprobe's and a tracepoint's
-  std::map<std::string, std::set<std::string>> objects_checked;  // by description: paths examined
+  // The paths each description (by clause and place in it) has examined.
+  std::map<std::pair<std::uint32_t, std::size_t>, std::set<std::string>> objects_checked;
 
   ~state() {
     if (ring) ring_buffer__free(ring);
@@ -469,7 +470,7 @@ struct driver::state {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         }
-        for (auto& t : matched) bind(ci, std::move(t), true);
+        for (auto& t : matched) bind(ci, std::move(t), 0);
       }
     }
     keep_entries_with_returns(0);
@@ -495,8 +496,9 @@ struct driver::state {
   }
 
   // Gives clause `ci` to the probe `t` names, making it a new target when it is none yet; one
-  // known already gets it only when `known_too`. Says whether `t` was new.
-  bool bind(std::uint32_t ci, target t, bool known_too) {
+  // known already gets it only when it is not placed yet (its index at or after `placed`: a
+  // loaded program's clauses are fixed). Says whether `t` was new.
+  bool bind(std::uint32_t ci, target t, std::size_t placed) {
     // Two objects' sites may share a name (two programs' a.out`main, every process's providers
     // named alike): each place is a probe of its own.
     const auto name = full_name(t.info) + (t.uprobe_path.empty() ? "" : " " + t.uprobe_path + "+" + std::to_string(t.uprobe_offset));
@@ -508,7 +510,7 @@ struct driver::state {
       it = by_name.emplace(name, targets.size() - 1).first;
     }
     auto& clauses = targets[it->second].info.clauses;
-    if ((fresh || known_too) && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
+    if (it->second >= placed && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
     return fresh;
   }
 
@@ -564,7 +566,7 @@ struct driver::state {
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (const auto& p : program.clauses[ci].probes)
           if (process_of(p) == process.pid)
-            for (auto& t : match_probes(p)) bind(ci, std::move(t), false);
+            for (auto& t : match_probes(p)) bind(ci, std::move(t), first);
       place_targets_from(first);
     }
   }
@@ -623,8 +625,9 @@ struct driver::state {
     const auto first = targets.size();
     for (const auto pid : pids)
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
-        for (const auto& p : program.clauses[ci].probes)
-          for (auto& t : match_new_objects(p, pid, objects_checked[p.text()])) bind(ci, std::move(t), false);
+        for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi)
+          for (auto& t : match_new_objects(program.clauses[ci].probes[pi], pid, objects_checked[{ci, pi}]))
+            bind(ci, std::move(t), first);
     place_targets_from(first);
   }
 

@@ -21,6 +21,8 @@ extern "C" {
 [[gnu::section(".probes")]] volatile unsigned short pidtest_guarded_semaphore;
 }
 
+#include "endbr64_plus_one.hpp"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -52,23 +54,6 @@ __attribute__((noipa)) T doubled(T v) {
 __attribute__((noipa)) long sum_of_eight(long a, long b, long c, long d, long e, long f, long g, long h) {
   return a + b + c + d + e + f + g + h;
 }
-
-// A function that starts with endbr64 (as GCC's -fcf-protection makes them): its entry probe is
-// placed past it. Returns its argument plus one.
-extern "C" long endbr64_plus_one(long);
-asm(R"(
-  .text
-  .globl endbr64_plus_one
-  .type endbr64_plus_one, @function
-endbr64_plus_one:
-  endbr64
-  push %rbp
-  mov %rsp, %rbp
-  lea 1(%rdi), %rax
-  pop %rbp
-  ret
-  .size endbr64_plus_one, .-endbr64_plus_one
-)");
 
 // Opens the plugin beside this executable, calls its plugin_square() on from .. to - 1, closes it.
 long call_plugin(long from, long to) {

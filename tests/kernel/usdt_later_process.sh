@@ -1,24 +1,21 @@
 #!/bin/sh
 # usdt_later_process.sh DTPP KERNEL_AVAILABLE TARGET: PROVIDER*:::NAME with -Z finds the USDT sites
 # of a program that no process ran when dtpp started (a fresh copy of the target, started after
-# dtpp is ready), as DTrace finds processes that start later; the copy waits until its semaphore
-# says the probe is placed, then fires it 3 times.
+# dtpp is ready), as DTrace finds processes that start later, for each clause naming it; the copy
+# waits until its semaphore says the probe is placed, then fires it 3 times.
 set -u
 dtpp=$1 available=$2 target=$3
+. "$(dirname "$0")/wait_ready.sh"
 why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
 fail() { echo "$*"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cp "$target" "$dir/later_target"
 "$dtpp" -q -Z -n 'BEGIN { printf("ready\n"); }
-  pidtest*:::guarded { @[pid, probeprov, probemod, probename] = count(); @sum[pid] = sum(arg0); }' > "$dir/out" 2>&1 &
+  pidtest*:::guarded { @[pid, probeprov, probemod, probename] = count(); }
+  pidtest*:::guarded { @sum[pid] = sum(arg0); }' > "$dir/out" 2>&1 &
 tracer=$!
-tries=0
-until grep -q ready "$dir/out"; do
-  tries=$((tries + 1))
-  [ $tries -gt 200 ] && fail "dtpp did not start: $(cat "$dir/out")"
-  sleep 0.05
-done
+wait_until_ready "$dir/out" || exit 1
 "$dir/later_target" 3 wait-for-tracer &
 pid=$!
 wait "$pid" || fail "the target failed"
