@@ -1,6 +1,6 @@
 #!/bin/sh
 # pid_leak_check.sh [BUILD_DIR] [RUNS]: issue #11's leak check, too slow for the CI suite (about
-# two minutes). RUNS runs (200 by default) attaching pid and USDT probes, ended every way a run
+# three minutes). RUNS runs (200 by default) attaching pid and USDT probes, ended every way a run
 # ends: a -c command that exits, exit() while the command still runs (dtpp kills it), a library
 # loaded with dlopen() (probes placed at the loader event), -p of a running process, SIGTERM to
 # dtpp, and USDT probes of every process (which note the processes that start meanwhile). Each run's counts must be exact; after each, no copy of the target may be left running

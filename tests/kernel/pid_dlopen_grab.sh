@@ -5,11 +5,7 @@
 # are attached).
 set -u
 dtpp=$1 available=$2 target=$3
-. "$(dirname "$0")/wait_ready.sh"
-why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
-fail() { echo "$*"; exit 1; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/script_start.sh"
 mkfifo "$dir/go"
 # The target waits for a byte on the fifo before it loads the library.
 "$target" 3 wait-then-plugin < "$dir/go" &

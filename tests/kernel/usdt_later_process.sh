@@ -5,11 +5,7 @@
 # waits until its semaphore says the probe is placed, then fires it 3 times.
 set -u
 dtpp=$1 available=$2 target=$3
-. "$(dirname "$0")/wait_ready.sh"
-why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
-fail() { echo "$*"; exit 1; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/script_start.sh"
 cp "$target" "$dir/later_target"
 "$dtpp" -q -Z -n 'BEGIN { printf("ready\n"); }
   pidtest*:::guarded { @[pid, probeprov, probemod, probename] = count(); }
