@@ -37,6 +37,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
+#include "../tests/kernel/endbr64_plus_one.hpp"
 
 namespace {
 
@@ -62,7 +63,8 @@ void read_loop(benchmark::State& state) {
 
 // A pid probe's cost depends on the first instruction the uprobe replaces: `push %rbp` is
 // emulated, a 5-byte nop may become a call (Linux 6.18 and later), anything else traps and is
-// single-stepped. One function of each kind, in assembly so that the compiler cannot change them.
+// single-stepped. One function of each kind, in assembly so that the compiler cannot change them;
+// and endbr64_plus_one, whose entry probe dtpp places past its endbr64 (its offset probe :0 stays).
 extern "C" long pid_push_rbp(long), pid_nop5(long), pid_single_step(long);
 asm(R"(
   .text
@@ -297,10 +299,11 @@ std::string self_path() {
   return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
 }
 
-void pid_under_dtpp(benchmark::State& state, void (*work)(benchmark::State&), const char* function) {
+void pid_under_dtpp(benchmark::State& state, void (*work)(benchmark::State&), const char* function,
+                    const char* name = "entry") {
   if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
   std::string error;
-  auto k = dtpp_tracing("pid" + std::to_string(::getpid()) + ":a.out:" + function + ":entry { @ = count(); }", error);
+  auto k = dtpp_tracing("pid" + std::to_string(::getpid()) + ":a.out:" + function + ":" + name + " { @ = count(); }", error);
   if (!k) return state.SkipWithError(error.c_str());
   work(state);
   k->stop();
@@ -552,6 +555,9 @@ PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5")
 PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
 PID_BENCHMARK(pid_under_dtpp, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 PID_BENCHMARK(pid_under_bpftrace, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
+PID_BENCHMARK(pid_under_dtpp, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
+PID_BENCHMARK(pid_under_dtpp, endbr64_offset_0_count, call_loop<endbr64_plus_one>, "endbr64_plus_one", "0");
+PID_BENCHMARK(pid_under_bpftrace, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
 PID_BENCHMARK(untraced, probe_site, probe_site_loop);
 BENCHMARK(site_under_dtpp)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
 BENCHMARK(site_under_bpftrace)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);

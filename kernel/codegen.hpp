@@ -46,6 +46,7 @@ struct target {
   std::string uprobe_path;
   std::uint64_t uprobe_offset = 0;
   std::int64_t uprobe_pid = 0;
+  std::uint64_t entry_skip = 0;             ///< user_entry: bytes of a leading endbr64 the probe is placed past
   std::uint64_t semaphore_offset = 0;       ///< usdt: the semaphore's file offset; 0: none
   std::vector<usdt_argument> usdt_args;     ///< usdt: where each argN is
 };

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "codegen.hpp"
@@ -433,6 +434,13 @@ struct driver::state {
   std::vector<fd> loaders;  // their programs
   std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
 
+  // PROVIDER*:::NAME descriptions follow the processes that start, or map objects, during the run
+  // (loader_events.hpp): a program notes their ids in `new_pids`.
+  fd new_pids;
+  std::vector<fd> process_noters;  // its programs: a uprobe's and a tracepoint's
+  // The paths each description (by clause and place in it) has examined.
+  std::map<std::pair<std::uint32_t, std::size_t>, std::set<std::string>> objects_checked;
+
   ~state() {
     if (ring) ring_buffer__free(ring);
     detach();  // before the programs and maps go
@@ -462,16 +470,38 @@ struct driver::state {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         }
-        for (auto& t : matched) bind(ci, std::move(t), true);
+        for (auto& t : matched) bind(ci, std::move(t), 0);
       }
     }
+    keep_entries_with_returns(0);
     for (const auto& t : targets) infos.push_back(t.info);
   }
 
+  // An entry probe placed past a function's endbr64 goes back to its first byte when the function
+  // has a return probe too: the uretprobe replaces the return address on the stack as the first
+  // byte is reached, and ucaller reads the return address there at entry.
+  void keep_entries_with_returns(std::size_t first) {
+    for (auto i = first; i < targets.size(); ++i) {
+      auto& entry = targets[i];
+      if (entry.type != target::kind::user_entry || entry.entry_skip == 0) continue;
+      const auto start = entry.uprobe_offset - entry.entry_skip;
+      if (std::any_of(targets.begin() + static_cast<std::ptrdiff_t>(first), targets.end(), [&](const target& t) {
+            return t.type == target::kind::user_return && t.uprobe_path == entry.uprobe_path &&
+                   t.uprobe_pid == entry.uprobe_pid && t.uprobe_offset == start;
+          })) {
+        entry.uprobe_offset = start;
+        entry.entry_skip = 0;
+      }
+    }
+  }
+
   // Gives clause `ci` to the probe `t` names, making it a new target when it is none yet; one
-  // known already gets it only when `known_too`. Says whether `t` was new.
-  bool bind(std::uint32_t ci, target t, bool known_too) {
-    const auto name = full_name(t.info);
+  // known already gets it only when it is not placed yet (its index at or after `placed`: a
+  // loaded program's clauses are fixed). Says whether `t` was new.
+  bool bind(std::uint32_t ci, target t, std::size_t placed) {
+    // Two objects' sites may share a name (two programs' a.out`main, every process's providers
+    // named alike): each place is a probe of its own.
+    const auto name = full_name(t.info) + (t.uprobe_path.empty() ? "" : " " + t.uprobe_path + "+" + std::to_string(t.uprobe_offset));
     auto it = by_name.find(name);
     const bool fresh = it == by_name.end();
     if (fresh) {
@@ -480,7 +510,7 @@ struct driver::state {
       it = by_name.emplace(name, targets.size() - 1).first;
     }
     auto& clauses = targets[it->second].info.clauses;
-    if ((fresh || known_too) && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
+    if (it->second >= placed && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
     return fresh;
   }
 
@@ -536,15 +566,69 @@ struct driver::state {
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (const auto& p : program.clauses[ci].probes)
           if (process_of(p) == process.pid)
-            for (auto& t : match_probes(p)) bind(ci, std::move(t), false);
-      for (auto i = first; i < targets.size(); ++i) {
-        infos.push_back(targets[i].info);
-        units.push_back({targets[i], {i}});
-        load_unit(units.back());
-        if (attach(targets[i], programs.back().get()))
-          faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
-      }
+            for (auto& t : match_probes(p)) bind(ci, std::move(t), first);
+      place_targets_from(first);
     }
+  }
+
+  // Loads and attaches the targets from `first` on, which matching found during the run.
+  void place_targets_from(std::size_t first) {
+    keep_entries_with_returns(first);
+    for (auto i = first; i < targets.size(); ++i) {
+      infos.push_back(targets[i].info);
+      units.push_back({targets[i], {i}});
+      load_unit(units.back());
+      if (attach(targets[i], programs.back().get()))
+        faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
+    }
+  }
+
+  // When a description names every process's USDT sites, notes each process that starts a
+  // program (sched_process_exec) or reaches the dynamic loader's breakpoint (after mapping the
+  // libraries it links, and at each dlopen), in any process using the loader dtpp uses. Done
+  // before the probes are first matched, so that no process starting meanwhile goes unseen.
+  void note_new_processes() {
+    if (std::none_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
+          return std::any_of(c.probes.begin(), c.probes.end(), follows_new_processes);
+        }))
+      return;
+    new_pids = make_map(BPF_MAP_TYPE_HASH, "dtpp_new_pids", 4, 4, 4096);
+    const auto code = process_noting_program(new_pids.get());
+    for (const auto type : {BPF_PROG_TYPE_TRACEPOINT, BPF_PROG_TYPE_KPROBE}) {
+      process_noters.emplace_back(bpf_prog_load(type, "dtpp_noter", "GPL", code.data(), code.size(), nullptr));
+      if (process_noters.back().get() < 0) throw error("loading the process noting program: " + errno_text(errno));
+    }
+    auto exec = match_probes({"proc", "vmlinux", "", "exec-success", {}});
+    if (exec.size() != 1) throw error("tracefs has no sched_process_exec event");
+    if (const auto why = attach(exec.front(), process_noters[0].get())) throw error("noting new processes: " + *why);
+    if (const auto at = find_loader_breakpoint(::getpid())) {
+      target t;
+      t.type = target::kind::user_entry;
+      t.info = {0, "pid", at->path, "_dl_debug_state", "entry", {}};
+      t.uprobe_path = at->path;
+      t.uprobe_offset = at->offset;
+      t.uprobe_pid = -1;
+      if (const auto why = attach(t, process_noters[1].get())) throw error("noting new processes: " + *why);
+    }
+  }
+
+  // Matches the every-process descriptions against the objects of each process noted since the
+  // last call that they have not examined yet, and places what they find. The ids are taken out
+  // of the map before the processes' mappings are read, so that a process noted again meanwhile
+  // is read again.
+  void follow_new_processes() {
+    if (!attached || new_pids.get() < 0) return;
+    std::vector<std::uint32_t> pids;
+    for (std::uint32_t next = 0; bpf_map_get_next_key(new_pids.get(), pids.empty() ? nullptr : &pids.back(), &next) == 0;)
+      pids.push_back(next);
+    for (const auto pid : pids) bpf_map_delete_elem(new_pids.get(), &pid);
+    const auto first = targets.size();
+    for (const auto pid : pids)
+      for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
+        for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi)
+          for (auto& t : match_new_objects(program.clauses[ci].probes[pi], pid, objects_checked[{ci, pi}]))
+            bind(ci, std::move(t), first);
+    place_targets_from(first);
   }
 
   // Probes of many system calls with the same clauses share one program on raw_syscalls, which
@@ -960,13 +1044,15 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.options = options;
   const int possible = libbpf_num_possible_cpus();
   st.cpus = possible > 0 ? static_cast<std::uint32_t>(possible) : 1;
+  st.note_new_processes();
   st.bind_probes();
 
   // Libraries a process maps later bring probes whose names are not known yet: string keys
   // holding probe names are then as wide as any string.
   auto names = st.infos;
   if (std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
-        return std::any_of(c.probes.begin(), c.probes.end(), [](const ir::probe& p) { return process_of(p).has_value(); });
+        return std::any_of(c.probes.begin(), c.probes.end(),
+                           [](const ir::probe& p) { return process_of(p).has_value() || follows_new_processes(p); });
       }))
     names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
@@ -1023,6 +1109,7 @@ int driver::exit_status() const { return static_cast<int>(*state_->global(global
 
 std::vector<firing> driver::take_records() {
   state_->follow_loads();
+  state_->follow_new_processes();
   ring_buffer__consume(state_->ring);
   return std::exchange(state_->records, {});
 }

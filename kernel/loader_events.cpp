@@ -45,6 +45,24 @@ std::vector<bpf_insn> loader_program(int counters, std::uint32_t slot) {
   return e.finish();
 }
 
+std::vector<bpf_insn> process_noting_program(int pids) {
+  emitter e;
+  e.call(BPF_FUNC_get_current_pid_tgid);
+  e.alu(BPF_RSH, r0, 32);
+  e.store(r10, -4, r0, 4);
+  e.store_imm(r10, -8, 1, 4);
+  e.load_map(r1, pids);
+  e.mov(r2, r10);
+  e.alu(BPF_ADD, r2, -4);
+  e.mov(r3, r10);
+  e.alu(BPF_ADD, r3, -8);
+  e.mov(r4, BPF_ANY);
+  e.call(BPF_FUNC_map_update_elem);
+  e.mov(r0, 0);
+  e.exit();
+  return e.finish();
+}
+
 namespace {
 
 // The state letter of a /proc stat file ("pid (comm) S ..."; the command may hold spaces and

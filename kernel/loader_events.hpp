@@ -29,6 +29,13 @@ std::optional<loader_breakpoint> find_loader_breakpoint(std::int64_t pid);
 /// then stops the process with SIGSTOP.
 std::vector<bpf_insn> loader_program(int counters, std::uint32_t slot);
 
+/// The program that notes processes which may bring new USDT sites (PROVIDER*:::NAME): run as a
+/// program starts (sched_process_exec) and in any process's loader breakpoint, it adds the
+/// process's id to the hash map `pids` (4-byte keys and values), for the driver to examine and
+/// delete. Nothing stops: sites found are placed within the driver's next poll, and a firing
+/// before that is missed, as DTrace's deferred USDT discovery misses it.
+std::vector<bpf_insn> process_noting_program(int pids);
+
 /// Waits up to a second for a thread of process `pid` to stop: 'T' when one is stopped by a
 /// signal, else 't' (stopped for its tracer), or 0 when none stopped (or the process is gone).
 char wait_until_stopped(std::int64_t pid);

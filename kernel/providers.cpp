@@ -5,6 +5,7 @@
 #include "dtpp/symbols/cache.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -171,6 +172,21 @@ bool module_matches(const std::string& pattern, const std::string& module) {
          module[pattern.size()] == '.';
 }
 
+// How far into a function its entry probe goes: past a leading endbr64 (f3 0f 1e fa, GCC's
+// -fcf-protection), which changes no register and no memory (Linux enables no indirect branch
+// tracking in user space) and which a uprobe traps on and single-steps, to the instruction after
+// it, often a `push %rbp` that x86 uprobes emulate. 0 for any other function.
+std::uint64_t entry_skip(const std::string& path, std::uint64_t file_offset, std::uint64_t size) {
+  constexpr unsigned char endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};
+  unsigned char first[sizeof endbr64] = {};
+  if (size <= sizeof endbr64) return 0;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  const auto got = ::pread(fd, first, sizeof first, static_cast<off_t>(file_offset));
+  ::close(fd);
+  return got == sizeof first && std::memcmp(first, endbr64, sizeof first) == 0 ? sizeof endbr64 : 0;
+}
+
 void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>& out) {
   const auto offset = offset_name(p.name);  // never a glob: only hex digits
   const auto provider = "pid" + std::to_string(pid);
@@ -181,7 +197,7 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
       if (!matches(p.function, f.name) && !matches(p.function, f.mangled)) continue;
       const auto add = [&](target::kind type, std::string name, std::uint64_t at) {
         const auto file_offset = object.file_offset_of(f.address + at);
-        if (!file_offset) return;
+        if (!file_offset) return false;
         target t;
         t.type = type;
         t.info = {0, provider, module, f.name, std::move(name), {}};
@@ -189,12 +205,17 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
         t.uprobe_offset = *file_offset;
         t.uprobe_pid = pid;
         out.push_back(std::move(t));
+        return true;
       };
       if (offset) {
         if (f.size > *offset) add(target::kind::user_entry, p.name, *offset);
         continue;
       }
-      if (matches(p.name, "entry")) add(target::kind::user_entry, "entry", 0);
+      if (matches(p.name, "entry")) {
+        const auto start = object.file_offset_of(f.address);
+        const auto skip = start ? entry_skip(path, *start, f.size) : 0;
+        if (add(target::kind::user_entry, "entry", skip)) out.back().entry_skip = skip;
+      }
       if (matches(p.name, "return")) add(target::kind::user_return, "return", 0);
     }
   }
@@ -225,9 +246,31 @@ std::optional<std::string> any_process_usdt_provider(const std::string& provider
   return provider;
 }
 
-// Every object with USDT sites of a provider `accepts` that some process maps now, each once: the
-// files of every /proc/PID/maps (module a.out for the first process whose executable it is), each
-// read for its notes alone, and only those with such a site read whole.
+// Accepts the provider names of a note that an every-process glob ("shop*") matches with a
+// process id after them, as DTrace's shop1234.
+struct usdt_provider_glob {
+  std::string glob;
+  bool operator()(const std::string& name) const { return matches(glob, name + "1"); }
+};
+
+// The objects process `pid` maps that `checked` does not hold yet and that have USDT sites of a
+// provider `accepts`, each added to `checked` (module a.out for the process's executable): each
+// file is read for its notes alone, and only one with such a site is read whole.
+template <typename Accepts>
+void add_objects_with_sites(std::int64_t pid, Accepts accepts, std::set<std::string>& checked,
+                            std::vector<process_object>& out) {
+  char exe[4096] = {};
+  const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
+  const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
+  for (const auto& m : symbols::read_maps(pid))
+    if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
+        std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
+                            [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
+      out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
+                     &symbols::shared_cache().object_at(m.path)});
+}
+
+// Every object with USDT sites of a provider `accepts` that some process maps now, each once.
 template <typename Accepts>
 std::vector<process_object> mapped_objects(Accepts accepts) {
   std::vector<process_object> out;
@@ -238,17 +281,7 @@ std::vector<process_object> mapped_objects(Accepts accepts) {
     if (e->d_name[0] >= '1' && e->d_name[0] <= '9') pids.push_back(std::atoll(e->d_name));
   ::closedir(d);
   std::set<std::string> checked;
-  for (const auto pid : pids) {
-    char exe[4096] = {};
-    const auto exe_size = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
-    const std::string executable(exe, exe_size > 0 ? static_cast<std::size_t>(exe_size) : 0);
-    for (const auto& m : symbols::read_maps(pid))
-      if (m.executable && !m.path.empty() && m.path.front() == '/' && checked.insert(m.path).second &&
-          std::ranges::any_of(symbols::object::usdt_sites_of(m.path),
-                              [&](const symbols::usdt_site& site) { return accepts(site.provider); }))
-        out.push_back({m.path, m.path == executable ? std::string("a.out") : m.path.substr(m.path.rfind('/') + 1),
-                       &symbols::shared_cache().object_at(m.path)});
-  }
+  for (const auto pid : pids) add_objects_with_sites(pid, accepts, checked, out);
   return out;
 }
 
@@ -377,6 +410,18 @@ constexpr numbered newer_syscalls[] = {
     {"getxattrat", 464}, {"listxattrat", 465}, {"removexattrat", 466}, {"open_tree_attr", 467},
     {"file_getattr", 468}, {"file_setattr", 469}};
 
+bool follows_new_processes(const ir::probe& d) { return any_process_usdt_provider(d.provider).has_value(); }
+
+std::vector<target> match_new_objects(const ir::probe& d, std::int64_t pid, std::set<std::string>& checked) {
+  std::vector<target> out;
+  const auto glob = any_process_usdt_provider(d.provider);
+  if (!glob) return out;
+  std::vector<process_object> objects;
+  add_objects_with_sites(pid, usdt_provider_glob{*glob}, checked, objects);
+  match_usdt_sites(d, objects, usdt_provider_glob{*glob}, -1, out);
+  return out;
+}
+
 std::optional<std::uint32_t> syscall_number(const std::string& name) {
   // The tracepoints carry the kernel's function names; a few differ from the calls' names.
   static const std::pair<const char*, const char*> renamed[] = {
@@ -487,10 +532,8 @@ std::vector<target> match_probes(const ir::probe& p) {
   if (const auto usdt = usdt_provider(p.provider))
     match_usdt_sites(p, process_objects(usdt->second), [&](const std::string& name) { return name == usdt->first; },
                      usdt->second, out);
-  if (const auto glob = any_process_usdt_provider(p.provider)) {
-    const auto accepts = [&](const std::string& name) { return matches(*glob, name + "1"); };
-    match_usdt_sites(p, mapped_objects(accepts), accepts, -1, out);
-  }
+  if (const auto glob = any_process_usdt_provider(p.provider))
+    match_usdt_sites(p, mapped_objects(usdt_provider_glob{*glob}), usdt_provider_glob{*glob}, -1, out);
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ std::optional<std::string> unavailable_reason(const ir::probe& description);
 
 /// The process a pid or USDT provider names (pid1234, myprov1234); nothing for any other.
 std::optional<std::int64_t> process_of(const ir::probe& description);
+
+/// Whether a description names USDT sites of every process (PROVIDER*:::NAME), whose probes a
+/// process that starts (or maps an object) later may bring.
+bool follows_new_processes(const ir::probe& description);
+
+/// The probes of such a description in the objects process `pid` maps now that `checked` does not
+/// hold yet (each object examined is added to it); none for any other description.
+std::vector<target> match_new_objects(const ir::probe& description, std::int64_t pid, std::set<std::string>& checked);
 
 /// A system call's number, by the name its syscalls tracepoints use; nothing when the C library
 /// this was built against does not know the call (a kernel newer than its headers).

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -161,6 +162,58 @@ void add_debug_file_functions(const std::string& build_id, const std::vector<std
   }
 }
 
+// The CRC-32 (IEEE 802.3, as zlib's crc32 and .gnu_debuglink use it) of the file at `path`;
+// nothing when it cannot be read.
+std::optional<std::uint32_t> crc32_of_file(const std::string& path) {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int bit = 0; bit < 8; ++bit) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::uint32_t crc = 0xffffffffu;
+  std::vector<unsigned char> buffer(1 << 16);
+  ssize_t got = 0;
+  while ((got = ::read(fd, buffer.data(), buffer.size())) > 0)
+    for (ssize_t i = 0; i < got; ++i) crc = table[(crc ^ buffer[static_cast<std::size_t>(i)]) & 0xff] ^ (crc >> 8);
+  ::close(fd);
+  if (got < 0) return std::nullopt;
+  return crc ^ 0xffffffffu;
+}
+
+// The functions of the separate debug file that .gnu_debuglink names (a file name, NUL-padded to
+// four bytes, then the debug file's CRC-32), looked for where GDB looks: beside the object, in
+// its directory's .debug/, and under each root with the object's directory (ROOT/usr/lib/x.debug
+// for /usr/lib/x.so). A file whose CRC-32 differs is another build's, and passed over.
+void add_debuglink_functions(Elf* elf, const std::string& path, const std::vector<std::string>& debug_roots,
+                             std::vector<function>& out) {
+  Elf_Scn* section = section_named(elf, ".gnu_debuglink");
+  Elf_Data* data = section ? elf_getdata(section, nullptr) : nullptr;
+  if (!data || !data->d_buf || data->d_size < 8) return;
+  const auto* bytes = static_cast<const char*>(data->d_buf);
+  const auto name_end = std::find(bytes, bytes + data->d_size, '\0');
+  const std::string name(bytes, name_end);
+  const auto crc_at = (static_cast<std::size_t>(name_end - bytes) + 4) & ~std::size_t{3};
+  if (name.empty() || name.find('/') != std::string::npos || crc_at + 4 > data->d_size) return;
+  std::uint32_t crc = 0;
+  std::memcpy(&crc, bytes + crc_at, 4);
+  const auto dir = path.substr(0, path.rfind('/') + 1);  // with its '/'
+  std::vector<std::string> places{dir + name, dir + ".debug/" + name};
+  for (const auto& root : debug_roots) places.push_back(root + dir + name);
+  for (const auto& place : places) {
+    if (place == path || crc32_of_file(place) != crc) continue;
+    const elf_file debug(place);
+    if (!debug.get()) continue;
+    add_functions(debug.get(), SHT_SYMTAB, out);
+    return;
+  }
+}
+
 // The USDT notes (type 3, owner "stapsdt") of .note.stapsdt: the site's address, the address of
 // .stapsdt.base when the note was written and the semaphore's, then provider, name and argument
 // strings. A prelinked object moved .stapsdt.base: the sites move with it.
@@ -243,6 +296,7 @@ object object::read(const std::string& path, const std::vector<std::string>& deb
   const auto exported = found.size();
   add_functions(elf, SHT_SYMTAB, found);
   if (found.size() == exported) add_debug_file_functions(o.build_id_, debug_roots, found);
+  if (found.size() == exported) add_debuglink_functions(elf, path, debug_roots, found);
   if (found.size() == exported) add_debugdata_functions(elf, found);
   std::stable_sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end(),

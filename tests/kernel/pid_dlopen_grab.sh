@@ -5,10 +5,7 @@
 # are attached).
 set -u
 dtpp=$1 available=$2 target=$3
-why=$($available) || { echo "dtpp-kernel-skip: $why"; exit 0; }
-fail() { echo "$*"; exit 1; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/script_start.sh"
 mkfifo "$dir/go"
 # The target waits for a byte on the fifo before it loads the library.
 "$target" 3 wait-then-plugin < "$dir/go" &
@@ -18,12 +15,7 @@ exec 3> "$dir/go"
   pid$target::plugin_square:entry { @calls[probefunc] = count(); }
   pid$target::plugin_square:return { @returned = sum(arg1); }' > "$dir/out" 2>&1 &
 tracer=$!
-tries=0
-until grep -q ready "$dir/out"; do
-  tries=$((tries + 1))
-  [ $tries -gt 200 ] && fail "dtpp did not start: $(cat "$dir/out")"
-  sleep 0.05
-done
+wait_until_ready "$dir/out" || exit 1
 echo go >&3
 exec 3>&-
 wait "$tracer" || fail "dtpp failed: $(cat "$dir/out")"

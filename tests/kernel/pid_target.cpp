@@ -1,6 +1,7 @@
 // The pid provider's test program: functions of each C++ kind with known call counts, arguments
 // and return values. `dtpp_pid_target N` calls shapes::square::area() N times (returning i*i),
-// doubled<int>() 2N times (returning 2i) and sum_of_eight() once (1..8, returning 36); its USDT
+// doubled<int>() 2N times (returning 2i), endbr64_plus_one() N times (returning i + 1) and
+// sum_of_eight() once (1..8, returning 36); its USDT
 // site pidtest:::step fires N times with (i, -i, 7), and pidtest:::guarded N times with (i) when
 // its semaphore says it is traced (it never fires otherwise).
 // `dtpp_pid_target N plugin` then opens libdtpp_pid_plugin.so (beside the executable) with
@@ -8,6 +9,8 @@
 // plugin_square(N) once: with its constructor's call of plugin_square(10) at each load, N + 3
 // calls returning 200 plus the squares of 0 .. N. With "wait-then-plugin" instead, it reads a
 // byte from its standard input first (so that a tracer can grab it with -p before it loads).
+// With "wait-for-tracer", it waits until pidtest:::guarded is traced before it starts (for a
+// tracer that finds it only once it runs).
 
 // Sites with semaphores, as dtrace -h headers make them: every site of this file then has one.
 #define _SDT_HAS_SEMAPHORES 1
@@ -17,6 +20,8 @@ extern "C" {
 [[gnu::section(".probes")]] volatile unsigned short pidtest_step_semaphore;
 [[gnu::section(".probes")]] volatile unsigned short pidtest_guarded_semaphore;
 }
+
+#include "endbr64_plus_one.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -67,9 +72,15 @@ long call_plugin(long from, long to) {
 
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 3;
+  if (argc > 2 && std::strcmp(argv[2], "wait-for-tracer") == 0) {
+    // Until a tracer has placed pidtest:::guarded (the kernel counts its semaphore up), for up to
+    // two seconds; then 20 ms more for the tracer's program to be linked to the probe.
+    for (int tries = 0; tries < 2000 && !pidtest_guarded_semaphore; ++tries) ::usleep(1000);
+    ::usleep(20000);
+  }
   volatile long sink = 0;
   for (long i = 0; i < n; ++i) {
-    sink = sink + shapes::square(i).area();
+    sink = sink + shapes::square(i).area() + endbr64_plus_one(i);
     STAP_PROBE3(pidtest, step, i, -i, 7);
     if (pidtest_guarded_semaphore) STAP_PROBE1(pidtest, guarded, i);
   }

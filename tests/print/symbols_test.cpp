@@ -87,7 +87,7 @@ TEST_CASE("an object's functions come from its symbol tables, demangled", "[symb
   CHECK(symbols::object::build_id_of("/no/such/file").empty());
 }
 
-TEST_CASE("a stripped library is named from its debug file by build-id, or from its MiniDebugInfo", "[symbols]") {
+TEST_CASE("a stripped library is named from its debug file by build-id or .gnu_debuglink, or from its MiniDebugInfo", "[symbols]") {
   namespace fs = std::filesystem;
   const fs::path dir = DTPP_DEBUGINFO_DIR;
   const std::string stripped = dir / "stripped.so";
@@ -131,6 +131,30 @@ TEST_CASE("a stripped library is named from its debug file by build-id, or from 
   CHECK(by_id.address == unstripped.address);
   CHECK(by_id.mangled == unstripped.mangled);
   CHECK(hidden(symbols::object::read(stripped, {wrong.string()})).address == 0);
+
+  // By .gnu_debuglink's name, with its CRC-32 checked: beside the object, in its directory's
+  // .debug/, under a root with the object's directory; a file of that name with other contents
+  // is not taken, and a root is not looked in unless given.
+  const auto linked_in = [&](const fs::path& place, const fs::path& debug_file) {
+    fs::remove_all(place);
+    fs::create_directories(debug_file.parent_path());
+    fs::create_directories(place);
+    fs::copy_file(dir / "linked.so", place / "linked.so");
+    return (place / "linked.so").string();
+  };
+  CHECK(hidden(symbols::object::read(dir / "linked.so", {})).address == unstripped.address);
+  const auto in_dot_debug = linked_in(dir / "a", dir / "a" / ".debug" / "lib.debug");
+  fs::copy_file(dir / "lib.debug", dir / "a" / ".debug" / "lib.debug");
+  CHECK(hidden(symbols::object::read(in_dot_debug, {})).address == unstripped.address);
+  const auto under_root = linked_in(dir / "b", root.string() + (dir / "b" / "lib.debug").string());
+  fs::copy_file(dir / "lib.debug", root.string() + (dir / "b" / "lib.debug").string());
+  CHECK(hidden(symbols::object::read(under_root, {root.string()})).functions == by_id.functions);
+  CHECK(hidden(symbols::object::read(under_root, {root.string()})).address == unstripped.address);
+  CHECK(hidden(symbols::object::read(under_root, {wrong.string()})).address == 0);
+  const auto other_contents = linked_in(dir / "c", dir / "c" / "lib.debug");
+  fs::copy_file(self(), dir / "c" / "lib.debug");
+  CHECK(hidden(symbols::object::read(other_contents, {})).address == 0);
+  for (const char* place : {"a", "b", "c"}) fs::remove_all(dir / place);
 
   // MiniDebugInfo: the same function at the same address, with no debug file anywhere.
   const auto mini = symbols::object::read(dir / "minidebug.so", {});

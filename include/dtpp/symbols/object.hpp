@@ -56,8 +56,9 @@ class object {
   /// Reads `path`; an object that cannot be read or is not ELF has no functions and no segments
   /// (`readable()` false), so that a frame inside it is named by its address. A stripped object
   /// (no .symtab) takes its functions from its separate debug file, found by build-id under each
-  /// of `debug_roots` (ROOT/.build-id/xx/rest.debug), or else from its MiniDebugInfo
-  /// (.gnu_debugdata, xz-compressed); .dynsym's are added in every case.
+  /// of `debug_roots` (ROOT/.build-id/xx/rest.debug), or else by the name and CRC-32 its
+  /// .gnu_debuglink gives (beside it, in DIR/.debug/, or ROOT/DIR/ for its directory DIR), or
+  /// else from its MiniDebugInfo (.gnu_debugdata, xz-compressed); .dynsym's are added in every case.
   static object read(const std::string& path, const std::vector<std::string>& debug_roots = {"/usr/lib/debug"});
   /// Only the GNU build-id of the file at `path` (hex; empty when it has none or is unreadable):
   /// cheap, reads the notes alone.
