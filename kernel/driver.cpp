@@ -406,7 +406,7 @@ struct driver::state {
 
   std::vector<fd> maps;       // by map index
   std::vector<fd> programs;   // by unit
-  std::vector<bool> reads_task;  // by unit: whether the program asks the kernel about its task
+  std::vector<bool> reads_task;  // by unit: whether BEGIN's or END's program asks the kernel about its task
   std::vector<fd> scratches;  // by unit
   std::vector<fd> events;     // perf events the programs are attached to
   std::vector<fd> links;      // BPF links attaching the programs to the events
@@ -713,7 +713,9 @@ struct driver::state {
     fds[map_scratch] = scratches.back().get();
     resolve_maps(code, fds);
     programs.push_back(load(u, code));
-    reads_task.push_back(asks_about_task(code));
+    // Only BEGIN and END ask (run_in_kernel): other programs fire where their probes do.
+    const bool run_here = u.program.type == target::kind::begin || u.program.type == target::kind::end;
+    reads_task.push_back(run_here && asks_about_task(code));
     instructions += code.size();
   }
 
