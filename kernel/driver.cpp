@@ -60,20 +60,6 @@ class on_cpu_zero {
 
 std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
 
-// Whether a program calls anything whose answer depends on the task it runs in (or the kernel
-// function it calls cannot be known): every helper but these few about maps, the ring buffer,
-// the clock, the CPU and kernel memory.
-bool asks_about_task(const std::vector<bpf_insn>& code) {
-  static constexpr int task_free[] = {
-      BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem, BPF_FUNC_ktime_get_ns,
-      BPF_FUNC_get_prandom_u32, BPF_FUNC_get_smp_processor_id, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
-      BPF_FUNC_ringbuf_submit, BPF_FUNC_ringbuf_discard, BPF_FUNC_probe_read_kernel, BPF_FUNC_probe_read_kernel_str};
-  return std::any_of(code.begin(), code.end(), [](const bpf_insn& i) {
-    if (i.code != (BPF_JMP | BPF_CALL) || i.src_reg == BPF_PSEUDO_CALL) return false;
-    return i.src_reg != 0 || std::find(std::begin(task_free), std::end(task_free), i.imm) == std::end(task_free);
-  });
-}
-
 std::int64_t clock_ns(clockid_t clock) {
   timespec ts{};
   ::clock_gettime(clock, &ts);
@@ -406,7 +392,7 @@ struct driver::state {
 
   std::vector<fd> maps;       // by map index
   std::vector<fd> programs;   // by unit
-  std::vector<bool> reads_task;  // by unit: whether BEGIN's or END's program asks the kernel about its task
+  std::vector<bool> reads_task;  // by unit: whether the program asks the kernel about its task
   std::vector<fd> scratches;  // by unit
   std::vector<fd> events;     // perf events the programs are attached to
   std::vector<fd> links;      // BPF links attaching the programs to the events
@@ -708,15 +694,13 @@ struct driver::state {
     std::vector<int> fds;
     for (const auto& m : maps) fds.push_back(m.get());
     auto scratch = scratch_prefix;
-    auto code = generate(program, u.program, plan, scratch);
+    auto generated = generate(program, u.program, plan, scratch);
     scratches.push_back(make_scratch(scratch));
     fds[map_scratch] = scratches.back().get();
-    resolve_maps(code, fds);
-    programs.push_back(load(u, code));
-    // Only BEGIN and END ask (run_in_kernel): other programs fire where their probes do.
-    const bool run_here = u.program.type == target::kind::begin || u.program.type == target::kind::end;
-    reads_task.push_back(run_here && asks_about_task(code));
-    instructions += code.size();
+    resolve_maps(generated.code, fds);
+    programs.push_back(load(u, generated.code));
+    reads_task.push_back(generated.reads_task);
+    instructions += generated.code.size();
   }
 
   static bpf_prog_type type_of(const target& t) {
