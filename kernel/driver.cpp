@@ -225,25 +225,18 @@ class map_aggregation final : public agg::live_aggregation {
     t.set_normal(normal_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
     // One row per key: a key may be in the front cache of some CPUs and in the map for others,
-    // and keys of usym(), mod() ... that name the same function or module are one, as in DTrace
-    // (by their decoded bytes; other keys by their own).
-    const bool symbols = std::any_of(desc_.keys.begin(), desc_.keys.end(),
-                                     [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
-    std::unordered_map<std::string, std::size_t> rows;
+    // and keys of usym(), mod() ... that name the same function or module are one, as in DTrace.
+    // Rows by the key's bytes; with symbols, each distinct key is made canonical once, and rows
+    // are found by its canonical bytes.
+    std::unordered_map<std::string, std::size_t> rows, canonical_rows;
     const auto row_of = [&](const std::uint8_t* key) {
-      if (!symbols) {
-        const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
-        if (fresh) it->second = t.add_row(decode(key));
-        return it->second;
-      }
-      auto decoded = decode(key);
-      std::string bytes;
-      for (const auto& r : decoded.records)
-        bytes.append(std::to_string(r.string.size())).append(1, ':').append(r.string)
-            .append(reinterpret_cast<const char*>(&r.integer), 8);
-      const auto [it, fresh] = rows.try_emplace(std::move(bytes), 0);
-      if (fresh) it->second = t.add_row(std::move(decoded));
-      return it->second;
+      const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
+      if (!fresh) return it->second;
+      if (!has_symbols_) return it->second = t.add_row(decode(key));
+      const auto canonical = canonical_bytes(key);
+      const auto [same, first] = canonical_rows.try_emplace(canonical, 0);
+      if (first) same->second = t.add_row(decode(reinterpret_cast<const std::uint8_t*>(canonical.data())));
+      return it->second = same->second;
     };
     const auto merge = [&](std::size_t row, std::uint32_t cpu, const std::uint64_t* part) {
       if (part[0] != gen) return;  // never updated on this CPU, or cleared since
@@ -322,6 +315,22 @@ class map_aggregation final : public agg::live_aggregation {
     }
   }
 
+  // The key's bytes with each usym(), mod() ... record canonical (print::canonical_symbol):
+  // keys naming one function or module are then the same bytes.
+  std::string canonical_bytes(const std::uint8_t* bytes) const {
+    std::string out(reinterpret_cast<const char*>(bytes), key_size_);
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < desc_.keys.size(); off += widths_[i], ++i) {
+      const auto& type = desc_.keys[i];
+      if (type.form == agg::symbol_form::none) continue;
+      auto record = out.substr(off, widths_[i]);
+      print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, record);
+      out.replace(off, widths_[i], record);
+    }
+    return out;
+  }
+
+  // The key of canonical bytes (canonical_bytes(), or any bytes of a key without symbols).
   agg::dynamic_key decode(const std::uint8_t* bytes) const {
     agg::dynamic_key k;
     std::size_t off = 0;
@@ -332,8 +341,6 @@ class map_aggregation final : public agg::live_aggregation {
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else if (type.is_stack()) {
         k.records.push_back({type, 0, std::string(reinterpret_cast<const char*>(bytes + off), widths_[i])});
-        if (type.form != agg::symbol_form::none)
-          print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, k.records.back().string);
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes + off, 8);
@@ -344,11 +351,18 @@ class map_aggregation final : public agg::live_aggregation {
     return k;
   }
 
+  // The key of an entry's bytes, as snapshots give it.
+  agg::dynamic_key key_of(const std::uint8_t* bytes) const {
+    if (!has_symbols_) return decode(bytes);
+    const auto canonical = canonical_bytes(bytes);
+    return decode(reinterpret_cast<const std::uint8_t*>(canonical.data()));
+  }
+
   template <class Keep>
   void remove_unless(Keep keep) {
     std::vector<std::vector<std::uint8_t>> doomed;
     for_each_entry([&](const std::uint8_t* key, const std::uint64_t*) {
-      if (!keep(decode(key))) doomed.emplace_back(key, key + key_size_);
+      if (!keep(key_of(key))) doomed.emplace_back(key, key + key_size_);
     });
     // An array's one entry cannot go: it is written back as never written.
     const std::vector<std::uint64_t> unwritten(stride_ / 8 * cpus_, 0);
@@ -357,7 +371,7 @@ class map_aggregation final : public agg::live_aggregation {
       else bpf_map_delete_elem(map_, k.data());
     if (cache_)
       cache_->for_each([&](const std::uint8_t* key, const std::uint64_t*, std::size_t i) {
-        if (!keep(decode(key))) cache_->empty(i);
+        if (!keep(key_of(key))) cache_->empty(i);
       });
   }
 
@@ -369,6 +383,8 @@ class map_aggregation final : public agg::live_aggregation {
   std::uint32_t cpus_;
   std::uint32_t stride_;  // bytes from one CPU's [generation, words] to the next's in a lookup
   std::unique_ptr<front_cache> cache_;  // null: none
+  bool has_symbols_ = std::any_of(desc_.keys.begin(), desc_.keys.end(),
+                                  [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
   std::uint64_t normal_ = 1;
 };
 
