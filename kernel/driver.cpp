@@ -434,6 +434,7 @@ struct driver::state {
   fd loads;                 // the counters (an array map)
   std::vector<fd> loaders;  // their programs
   std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
+  event_subsystems tracefs_events;  // read once for the run
 
   ~state() {
     if (ring) ring_buffer__free(ring);
@@ -459,7 +460,7 @@ struct driver::state {
   void bind_probes() {
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
       for (const auto& p : program.clauses[ci].probes) {
-        auto matched = match_probes(p);
+        auto matched = match_probes(p, tracefs_events);
         if (matched.empty() && !options.zdefs) {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
@@ -538,7 +539,7 @@ struct driver::state {
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (const auto& p : program.clauses[ci].probes)
           if (process_of(p) == process.pid)
-            for (auto& t : match_probes(p)) bind(ci, std::move(t), false);
+            for (auto& t : match_probes(p, tracefs_events)) bind(ci, std::move(t), false);
       for (auto i = first; i < targets.size(); ++i) {
         infos.push_back(targets[i].info);
         units.push_back({targets[i], {i}});
@@ -934,10 +935,12 @@ std::optional<std::string> unavailable() {
   return std::nullopt;
 }
 
-std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
+namespace {
+
+std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id, event_subsystems& events) {
   std::vector<probe_info> out;
   const auto add = [&](const ir::probe& d) {
-    for (auto& t : match_probes(d)) {
+    for (auto& t : match_probes(d, events)) {
       const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
                                   t.type == target::kind::error ||
                                   t.type == target::kind::profile || t.type == target::kind::tick;
@@ -954,6 +957,13 @@ std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t 
     for (const char* provider : {"sched", "proc", "io"}) add({provider, "", "", "", {}});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
+  event_subsystems events;
+  return list_probes(description, first_id, events);
 }
 
 driver::driver(const ir::program& program, driver_options options) : state_(std::make_unique<state>()) {
@@ -1074,9 +1084,10 @@ engine::factory engine_factory() {
       .probes = [](const ir::program* program, const engine::run_options&) {
         if (!program) return unavailable() ? std::vector<probe_info>{} : list_probes();
         std::vector<probe_info> probes;
+        event_subsystems events;
         for (const auto& c : program->clauses)
           for (const auto& p : c.probes)
-            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1)))
+            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1), events))
               probes.push_back(std::move(info));
         return probes;
       },

@@ -5,6 +5,7 @@
 #include "dtpp/symbols/cache.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -58,23 +59,6 @@ std::vector<std::string> entries(const std::string& dir, bool directories) {
     if ((e->d_type == DT_DIR) == directories) out.push_back(name);
   }
   ::closedir(d);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The subsystems having an event of this name, from one read of available_events (lines
-// "subsystem:event"): a bare name (BEGIN, tick-1s) would otherwise cost a failed lookup in each
-// of a hundred subsystems, a system call each.
-std::vector<std::string> subsystems_with(const std::string& event) {
-  const auto path = tracefs() + "/available_events";
-  std::ifstream in(path);
-  if (!in && refused(errno)) unreadable(path, errno);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    const auto colon = line.find(':');
-    if (colon != std::string::npos && line.compare(colon + 1, std::string::npos, event) == 0)
-      out.push_back(line.substr(0, colon));
-  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -439,7 +423,27 @@ void check_events_readable() {
   if (d) ::closedir(d);
 }
 
-std::vector<target> match_probes(const ir::probe& p) {
+std::vector<std::string> event_subsystems::of(const std::string& event) {
+  if (!text_) {
+    const auto path = tracefs() + "/available_events";
+    const int f = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f < 0 && refused(errno)) unreadable(path, errno);
+    auto& text = text_.emplace("\n");  // every line starts after a newline
+    char page[16384];
+    for (ssize_t n; f >= 0 && (n = ::read(f, page, sizeof page)) > 0;) text.append(page, static_cast<std::size_t>(n));
+    if (f >= 0) ::close(f);
+  }
+  std::vector<std::string> out;
+  const auto line_end = ":" + event + "\n";
+  for (auto at = text_->find(line_end); at != std::string::npos; at = text_->find(line_end, at + 1)) {
+    const auto start = text_->rfind('\n', at) + 1;
+    out.push_back(text_->substr(start, at - start));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
   std::vector<target> out;
   const auto add = [&](target::kind type, std::string provider, std::string module, std::string function, std::string name) {
     if (!matches(p.provider, provider) || !matches(p.module, module) || !matches(p.function, function) ||
@@ -494,7 +498,7 @@ std::vector<target> match_probes(const ir::probe& p) {
   if (matches(p.provider, "tracepoint") && matches(p.function, "")) {
     const bool one_name = !has_glob(p.name) && !p.name.empty();
     const auto subsystems = !has_glob(p.module) && !p.module.empty() ? std::vector<std::string>{p.module}
-                            : one_name                               ? subsystems_with(p.name)
+                            : one_name                               ? events.of(p.name)
                                                                      : entries(tracefs() + "/events", true);
     for (const auto& subsystem : subsystems) {
       if (subsystem == "syscalls" || subsystem == "ftrace" || !matches(p.module, subsystem)) continue;
