@@ -149,7 +149,8 @@ class builder {
     e_.mov(r0, 0);
     e_.exit();
     if (!fault_returns_.empty()) error_clauses(out);
-    return {e_.finish(), reads_task_};
+    // ERROR's clauses run once after each fault that reaches them.
+    return {e_.finish(), reads_task_, ring_bytes_ + fault_returns_.size() * error_ring_bytes_};
   }
 
  private:
@@ -339,6 +340,8 @@ class builder {
   }
 
   void emit_record(record_kind kind, std::uint32_t bytes) {
+    // The ring takes the record after an 8-byte header of its own, 8-aligned (BPF_RINGBUF_HDR_SZ).
+    (t_->type == target::kind::error ? error_ring_bytes_ : ring_bytes_) += 8 + ((bytes + 7) & ~7u);
     header(kind);
     const auto done = e_.make_label();
     e_.load_map(r1, map_ring);
@@ -2514,6 +2517,9 @@ class builder {
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task
+  // The bytes the records written outside ERROR's clauses take in the ring, each written at most
+  // once a run, and those ERROR's clauses write (at most once a fault).
+  std::uint64_t ring_bytes_ = 0, error_ring_bytes_ = 0;
 };
 
 }  // namespace

@@ -152,6 +152,9 @@ struct generated_program {
   /// curthread, ppid, self->, user memory, stacks, raise(), stop()): BEGIN and END programs that
   /// do run in the consumer's thread, the others from an interrupt.
   bool reads_task = false;
+  /// The most bytes one run of the program can take in the ring buffer (records and the ring's
+  /// headers): BEGIN and END, which run once, need no more room than this.
+  std::uint64_t ring_bytes = 0;
 };
 
 /// Generates the BPF program for one target, allocating in its scratch; throws error for what it

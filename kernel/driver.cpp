@@ -165,6 +165,14 @@ bool uses_task_fields(const ir::program& program) {
   return uses;
 }
 
+// Whether the program has pid or USDT probes, whose processes may load objects with more of
+// them later.
+bool follows_processes(const ir::program& program) {
+  return std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
+    return std::any_of(c.probes.begin(), c.probes.end(), [](const ir::probe& p) { return process_of(p).has_value(); });
+  });
+}
+
 }  // namespace
 
 // ---- an aggregation in a per-CPU map ----------------------------------------------------------
@@ -543,7 +551,7 @@ struct driver::state {
       for (auto i = first; i < targets.size(); ++i) {
         infos.push_back(targets[i].info);
         units.push_back({targets[i], {i}});
-        load_unit(units.back());
+        load_unit(units.back(), generate_unit(units.back()));
         if (attach(targets[i], programs.back().get()))
           faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
       }
@@ -662,15 +670,6 @@ struct driver::state {
       if (plan.cache_map[i])
         maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_agg_cache", 4, cache_bytes(i), 1, BPF_F_MMAPABLE));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
-    // The ring is a power of two pages, its size a 32-bit count: 2 GiB at most.
-    constexpr std::size_t largest_ring = std::size_t{1} << 31;
-    if (options.bufsize > largest_ring)
-      throw error("bufsize of " + std::to_string(options.bufsize) + " bytes exceeds the largest buffer the kernel offers (" +
-                  std::to_string(largest_ring) + " bytes)");
-    std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    while (ring_bytes < options.bufsize) ring_bytes *= 2;
-    maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));
-
     const auto globals_size = round8(std::max<std::uint32_t>(plan.globals_size, 8));
     maps[map_globals] = make_map(BPF_MAP_TYPE_ARRAY, "dtpp_globals", 4, globals_size, 1, BPF_F_MMAPABLE);
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -703,21 +702,60 @@ struct driver::state {
     return map;
   }
 
-  void load_programs() {
-    for (const auto& u : units) load_unit(u);
+  // A unit's program as generated, and the scratch it asked for.
+  struct generated_unit {
+    generated_program program;
+    scratch_plan scratch;
+  };
+
+  generated_unit generate_unit(const unit& u) const {
+    generated_unit g{{}, scratch_prefix};
+    g.program = generate(program, u.program, plan, g.scratch);
+    return g;
   }
 
-  void load_unit(const unit& u) {
+  // The ring buffer holds bufsize bytes (DTrace's principal buffer, 4 MiB by default) as a power
+  // of two pages, unless the program cannot write that much: BEGIN and END run once, and write
+  // at most what their generator counted, so a program whose other probes write nothing (no
+  // record, no fault) needs only that. The 4 MiB ring's pages were most of the CPU time
+  // `BEGIN { exit(0); }` took. Probes of objects a followed process loads later are not known
+  // yet: such a program gets bufsize.
+  void create_ring(const std::vector<generated_unit>& generated) {
+    constexpr std::size_t largest_ring = std::size_t{1} << 31;  // its size is a 32-bit count
+    if (options.bufsize > largest_ring)
+      throw error("bufsize of " + std::to_string(options.bufsize) + " bytes exceeds the largest buffer the kernel offers (" +
+                  std::to_string(largest_ring) + " bytes)");
+    std::uint64_t once = 0;
+    bool bounded = !follows_processes(program);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const auto kind = units[i].program.type;
+      if (kind == target::kind::begin || kind == target::kind::end) once += generated[i].program.ring_bytes;
+      else bounded = bounded && generated[i].program.ring_bytes == 0;
+    }
+    // A ring holds one byte less than its size: the kernel keeps the producer within size - 1
+    // of the consumer.
+    const auto wanted = bounded ? std::min<std::uint64_t>(once + 1, options.bufsize) : options.bufsize;
+    std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    while (ring_bytes < wanted) ring_bytes *= 2;
+    maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));
+  }
+
+  void load_programs() {
+    std::vector<generated_unit> generated;
+    for (const auto& u : units) generated.push_back(generate_unit(u));
+    create_ring(generated);
+    for (std::size_t i = 0; i < units.size(); ++i) load_unit(units[i], std::move(generated[i]));
+  }
+
+  void load_unit(const unit& u, generated_unit g) {
     std::vector<int> fds;
     for (const auto& m : maps) fds.push_back(m.get());
-    auto scratch = scratch_prefix;
-    auto generated = generate(program, u.program, plan, scratch);
-    scratches.push_back(make_scratch(scratch));
+    scratches.push_back(make_scratch(g.scratch));
     fds[map_scratch] = scratches.back().get();
-    resolve_maps(generated.code, fds);
-    programs.push_back(load(u, generated.code));
-    reads_task.push_back(generated.reads_task);
-    instructions += generated.code.size();
+    resolve_maps(g.program.code, fds);
+    programs.push_back(load(u, g.program.code));
+    reads_task.push_back(g.program.reads_task);
+    instructions += g.program.code.size();
   }
 
   static bpf_prog_type type_of(const target& t) {
@@ -977,10 +1015,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   // Libraries a process maps later bring probes whose names are not known yet: string keys
   // holding probe names are then as wide as any string.
   auto names = st.infos;
-  if (std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
-        return std::any_of(c.probes.begin(), c.probes.end(), [](const ir::probe& p) { return process_of(p).has_value(); });
-      }))
-    names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
+  if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the

@@ -230,3 +230,28 @@ TEST_CASE("a program reports whether it reads the task it runs in", "[kernel][co
   CHECK(stub_program(compiled_with_types("BEGIN { trace(curthread->pid); }"), kernel::target::kind::begin).reads_task);
   CHECK(stub_program(compiled("END { trace(pid); }"), kernel::target::kind::end).reads_task);
 }
+
+// BEGIN and END run once: the ring needs no more room than their records (each after the
+// ring's 8-byte header, 8-aligned): a clause's record (a 16-byte header, then its data), or a
+// fault's (16 bytes of data) and then ERROR's records, once per place that can fault.
+TEST_CASE("a program counts the bytes one run of it can take in the ring buffer", "[kernel][codegen]") {
+  const auto ring_bytes = [](const std::string& source) {
+    return stub_program(compiled(source), kernel::target::kind::begin).ring_bytes;
+  };
+  CHECK(ring_bytes("BEGIN { @ = count(); x = 1; }") == 0);
+  CHECK(ring_bytes("BEGIN { exit(0); }") == 8 + 16 + 8);
+  CHECK(ring_bytes("BEGIN { } BEGIN { trace(timestamp); trace(timestamp); } BEGIN { trace(timestamp); exit(0); }") ==
+        (8 + 16) + (8 + 16 + 16) + (8 + 16 + 16));
+  CHECK(ring_bytes("BEGIN { x = 0; trace(timestamp); } BEGIN { trace(timestamp / x); }") ==
+        (8 + 16 + 8) + (8 + 16 + 8) + (8 + 16 + 16));
+
+  const auto program = compiled("BEGIN { x = 0; trace(timestamp / x); } BEGIN { trace(timestamp / x); }"
+                                " ERROR { trace(timestamp / x); }");
+  auto begin = kernel::stub_targets(program.clauses.size())[0];
+  begin.info.clauses = {0, 1};
+  const engine::probe_info error{99, "dtrace", "", "", "ERROR", {2}};
+  kernel::scratch_plan scratch;
+  const auto layout = kernel::plan_layout(program, {begin.info, error}, 1, 1, scratch);
+  const auto record = 8 + 16 + 8, fault = 8 + 16 + 16;
+  CHECK(kernel::generate(program, begin, layout, scratch).ring_bytes == 2 * (record + fault) + 2 * (record + fault));
+}

@@ -597,6 +597,35 @@ TEST_CASE("a full ring buffer counts every lost record as a drop") {
   CHECK(records + drops == 10000);
 }
 
+// BEGIN and END run once, and when no other probe writes records, the ring holds what they can
+// write: here 256 records of 32 bytes (the ring's header, the record's, 8 bytes of data), two
+// pages' worth, which takes a ring of four (a ring holds one byte less than its size). A smaller
+// bufsize still bounds it, and what does not fit is dropped: a one-page ring holds 127 records.
+TEST_CASE("BEGIN and END get a ring buffer as large as what they write, and a smaller bufsize drops the rest") {
+  REQUIRE_KERNEL();
+  std::string text = "syscall::getppid:entry /tid == " + std::to_string(::gettid()) + "/ { @ = count(); }";
+  for (int i = 0; i < 128; ++i) text += " BEGIN { trace(" + std::to_string(i) + "); } END { trace(" + std::to_string(i) + "); }";
+  const auto program = compile(text);
+  const auto run = [&](std::size_t bufsize) {
+    kernel::driver k(program, {.bufsize = bufsize});
+    k.go();
+    getppids(3);
+    k.stop();  // END writes while BEGIN's records are still in the ring
+    std::uint64_t drops = 0;
+    for (const auto& d : k.take_drops()) {
+      CHECK(d.what == engine::drop_count::kind::principal);
+      drops += d.count;
+    }
+    return std::pair{k.take_records().size(), drops};
+  };
+  const auto [all, none] = run(kernel::driver_options{}.bufsize);
+  CHECK(all == 256);
+  CHECK(none == 0);
+  const auto [half, dropped] = run(4096);
+  CHECK(half == 127);
+  CHECK(dropped == 129);
+}
+
 TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
   REQUIRE_KERNEL();
   // A count() entry per CPU: 8-byte key and a 64-byte slot (generation and word, cache-line
