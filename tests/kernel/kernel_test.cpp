@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <regex>
@@ -624,6 +625,31 @@ TEST_CASE("BEGIN and END get a ring buffer as large as what they write, and a sm
   const auto [half, dropped] = run(4096);
   CHECK(half == 127);
   CHECK(dropped == 129);
+}
+
+// A bare BEGIN is the dtrace provider's probe and is not looked up among tracefs's events (a
+// tenth of a `BEGIN { exit(0); }` run); tracepoint:::BEGIN is. A uprobe event named BEGIN, made
+// here on the workload's first page, is found by the second description only.
+TEST_CASE("a bare BEGIN is dtrace's probe alone, and tracepoint:::BEGIN finds an event of that name") {
+  REQUIRE_KERNEL();
+  const auto write = [](const std::string& line) {
+    const int f = ::open("/sys/kernel/tracing/uprobe_events", O_WRONLY | O_APPEND | O_CLOEXEC);
+    const bool written = f >= 0 && ::write(f, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+    if (f >= 0) ::close(f);
+    return written;
+  };
+  REQUIRE(write(std::string("p:dtpp_tests/BEGIN ") + DTPP_WORKLOAD + ":0x1000"));
+  struct removed {
+    std::function<bool(const std::string&)> write;
+    ~removed() { write("-:dtpp_tests/BEGIN"); }
+  } const remove_after{write};
+  const auto names = [](const ir::probe& description) {
+    std::vector<std::string> out;
+    for (const auto& p : kernel::list_probes(&description)) out.push_back(p.provider + ":" + p.module + "::" + p.name);
+    return out;
+  };
+  CHECK(names({"", "", "", "BEGIN", {}}) == std::vector<std::string>{"dtrace:::BEGIN"});
+  CHECK(names({"tracepoint", "", "", "BEGIN", {}}) == std::vector<std::string>{"tracepoint:dtpp_tests::BEGIN"});
 }
 
 TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
