@@ -106,7 +106,8 @@ class btf_types final : public ir::type_table {
     if (description.provider != "syscall" && description.provider != "tracepoint") return {};
     std::vector<target> probes;
     try {
-      probes = match_probes(description);
+      event_subsystems events;
+      probes = match_probes(description, events);
     } catch (const error&) {
       return {};  // tracefs unreadable: running the program says why
     }

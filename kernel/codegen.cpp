@@ -97,7 +97,7 @@ class builder {
   builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s)
       : p_(p), t_(&t), l_(l), s_(s) {}
 
-  std::vector<bpf_insn> build() {
+  generated_program build() {
     const auto out = e_.make_label();
     e_.mov(r6, r1);
     lookup_fixed(map_scratch, out);
@@ -108,12 +108,12 @@ class builder {
       // The thread's variables, created on its first firing; without memory for them, the
       // firing is a dynamic-variable drop.
       const auto have = e_.make_label();
-      e_.call(BPF_FUNC_get_current_task_btf);
+      call_on_task(BPF_FUNC_get_current_task_btf);
       e_.mov(r2, r0);
       e_.load_map(r1, static_cast<int>(l_.thread_map));
       e_.mov(r3, 0);
       e_.mov(r4, BPF_LOCAL_STORAGE_GET_F_CREATE);
-      e_.call(BPF_FUNC_task_storage_get);
+      call_on_task(BPF_FUNC_task_storage_get);
       e_.jump_if(BPF_JNE, r0, 0, have);
       count_drop(drop_dynamic);
       e_.jump(out);
@@ -149,7 +149,8 @@ class builder {
     e_.mov(r0, 0);
     e_.exit();
     if (!fault_returns_.empty()) error_clauses(out);
-    return e_.finish();
+    // ERROR's clauses run once after each fault that reaches them.
+    return {e_.finish(), reads_task_, ring_bytes_ + fault_returns_.size() * error_ring_bytes_};
   }
 
  private:
@@ -166,6 +167,13 @@ class builder {
                 p_.variables[e.index].keys.empty();
       });
     return uses;
+  }
+
+  // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
+  // stack or a signal to it. BEGIN and END programs that call one run in the consumer's thread.
+  void call_on_task(bpf_func_id helper) {
+    reads_task_ = true;
+    e_.call(helper);
   }
 
   // r0 = element 0 of an array map; to `fail` when absent.
@@ -332,6 +340,8 @@ class builder {
   }
 
   void emit_record(record_kind kind, std::uint32_t bytes) {
+    // The ring takes the record after an 8-byte header of its own, 8-aligned (BPF_RINGBUF_HDR_SZ).
+    (t_->type == target::kind::error ? error_ring_bytes_ : ring_bytes_) += 8 + ((bytes + 7) & ~7u);
     header(kind);
     const auto done = e_.make_label();
     e_.load_map(r1, map_ring);
@@ -400,7 +410,7 @@ class builder {
     std::uint32_t skip = 0;
     std::int32_t flags = 0;
     if (e.t.kind == ir::type::category::ustack) {
-      e_.call(BPF_FUNC_get_current_pid_tgid);
+      call_on_task(BPF_FUNC_get_current_pid_tgid);
       e_.alu(BPF_RSH, r0, 32);
       e_.store(at.base, off16(at.offset), r0);
       skip = 8;
@@ -419,7 +429,7 @@ class builder {
     pointer(r2, at);
     e_.mov(r3, static_cast<std::int32_t>(bytes));
     e_.mov(r4, flags);
-    e_.call(BPF_FUNC_get_stack);
+    call_on_task(BPF_FUNC_get_stack);
   }
 
   // caller and ucaller (the second frame of the stack, 0 without one), stackdepth and
@@ -462,7 +472,7 @@ class builder {
     eval(e.kids[0], depth);
     e_.store(at.base, off16(at.offset + (user ? 8 : 0)), r0);
     if (!user) return;
-    e_.call(BPF_FUNC_get_current_pid_tgid);
+    call_on_task(BPF_FUNC_get_current_pid_tgid);
     e_.alu(BPF_RSH, r0, 32);
     e_.store(at.base, off16(at.offset), r0);
   }
@@ -521,11 +531,11 @@ class builder {
       case ir::action::raise:
         eval(s.args[0], 0);
         e_.mov(r1, r0);
-        e_.call(BPF_FUNC_send_signal_thread);
+        call_on_task(BPF_FUNC_send_signal_thread);
         return false;
       case ir::action::stop:
         e_.mov(r1, SIGSTOP);
-        e_.call(BPF_FUNC_send_signal);
+        call_on_task(BPF_FUNC_send_signal);
         return false;
       case ir::action::chill:
         throw error("chill() is not supported by the kernel engine: a BPF program cannot wait", s.where);
@@ -793,7 +803,7 @@ class builder {
     const auto at = s_.allocate(l_.variable_key_size[e.index]);
     std::uint32_t off = at;
     if (v.where == ir::scope::thread) {
-      e_.call(BPF_FUNC_get_current_pid_tgid);
+      call_on_task(BPF_FUNC_get_current_pid_tgid);
       e_.store(r7, off16(off), r0);
       off += 8;
     }
@@ -906,7 +916,7 @@ class builder {
             e_.mov(r1, r7);
             e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(at));
             e_.mov(r2, 16);
-            e_.call(BPF_FUNC_get_current_comm);
+            call_on_task(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
           case ir::builtin::probeprov: return literal(t_->info.provider);
@@ -1025,6 +1035,7 @@ class builder {
   }
 
   place copyinstr(const expr& e, int depth) {
+    reads_task_ = true;  // the string is in the task's memory
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
     // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
@@ -1931,25 +1942,25 @@ class builder {
       case builtin::ppid:
         return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
       case builtin::pid:
-        e_.call(BPF_FUNC_get_current_pid_tgid);
+        call_on_task(BPF_FUNC_get_current_pid_tgid);
         e_.alu(BPF_RSH, r0, 32);
         return;
       case builtin::tid:
-        e_.call(BPF_FUNC_get_current_pid_tgid);
+        call_on_task(BPF_FUNC_get_current_pid_tgid);
         e_.zero_extend32(r0);
         return;
       case builtin::uid:
-        e_.call(BPF_FUNC_get_current_uid_gid);
+        call_on_task(BPF_FUNC_get_current_uid_gid);
         e_.zero_extend32(r0);
         return;
       case builtin::gid:
-        e_.call(BPF_FUNC_get_current_uid_gid);
+        call_on_task(BPF_FUNC_get_current_uid_gid);
         e_.alu(BPF_RSH, r0, 32);
         return;
       case builtin::cpu: e_.call(BPF_FUNC_get_smp_processor_id); return;
       case builtin::epid: e_.mov(r0, static_cast<std::int32_t>(clause_->id)); return;
       case builtin::id: return probe_id(r0);
-      case builtin::curthread: e_.call(BPF_FUNC_get_current_task); return;
+      case builtin::curthread: call_on_task(BPF_FUNC_get_current_task); return;
       case builtin::uregs:
         if (t_->type != target::kind::user_entry && t_->type != target::kind::user_return && t_->type != target::kind::usdt)
           throw error("uregs[] is available in pid and USDT clauses only", e.where);
@@ -1980,7 +1991,7 @@ class builder {
   void task_field(std::vector<std::int64_t> offsets, std::uint32_t last, const char* name) {
     for (auto o : offsets)
       if (o < 0) throw error(std::string(name) + " needs kernel BTF, which this kernel lacks");
-    e_.call(BPF_FUNC_get_current_task);
+    call_on_task(BPF_FUNC_get_current_task);
     for (std::size_t i = 0; i < offsets.size(); ++i) {
       e_.mov(r3, r0);
       e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(offsets[i]));
@@ -2026,7 +2037,7 @@ class builder {
       e_.mov(r2, 0);
       e_.bind(bounded);
       e_.load(r3, r10, temp(depth + 1));
-      e_.call(BPF_FUNC_probe_read_user);
+      call_on_task(BPF_FUNC_probe_read_user);
       const auto ok = e_.make_label();
       e_.jump_if(BPF_JEQ, r0, 0, ok);
       fault(fault_bad_address, temp(depth + 1));
@@ -2041,7 +2052,7 @@ class builder {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);       // the pid
     e_.store_imm(r10, temp(depth + 1), 0);  // the answer
-    e_.call(BPF_FUNC_get_current_task);
+    call_on_task(BPF_FUNC_get_current_task);
     e_.store(r10, temp(depth + 2), r0);   // the task
     e_.store(r10, temp(depth + 3), r6);
     const auto read = [&](std::int64_t offset, std::int32_t bytes) {
@@ -2080,7 +2091,7 @@ class builder {
     e_.mov(r1, r10);
     e_.alu(BPF_ADD, r1, misc_slot);
     e_.mov(r2, 8);
-    e_.call(BPF_FUNC_probe_read_user);
+    call_on_task(BPF_FUNC_probe_read_user);
     e_.load(r0, r10, misc_slot);
   }
 
@@ -2130,7 +2141,7 @@ class builder {
           e_.mov(r1, r10);
           e_.alu(BPF_ADD, r1, misc_slot);
           e_.mov(r2, static_cast<std::int32_t>(a.size));
-          e_.call(BPF_FUNC_probe_read_user);
+          call_on_task(BPF_FUNC_probe_read_user);
           e_.load(r0, r10, misc_slot);
         }
         e_.extend(r0, a.size, a.is_signed);
@@ -2505,6 +2516,10 @@ class builder {
   std::uint32_t probe_area_ = 0;
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
+  bool reads_task_ = false;  // see call_on_task
+  // The bytes the records written outside ERROR's clauses take in the ring, each written at most
+  // once a run, and those ERROR's clauses write (at most once a fault).
+  std::uint64_t ring_bytes_ = 0, error_ring_bytes_ = 0;
 };
 
 }  // namespace
@@ -2632,8 +2647,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   return l;
 }
 
-std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,
-                               scratch_plan& scratch) {
+generated_program generate(const ir::program& program, const target& t, const layout& l, scratch_plan& scratch) {
   return builder(program, t, l, scratch).build();
 }
 

@@ -146,12 +146,23 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
                    std::size_t nspec, scratch_plan& scratch,
                    std::size_t aggsize = driver_options{}.aggsize);
 
+/// One target's BPF program, and what the driver needs to know of it to run it.
+struct generated_program {
+  std::vector<bpf_insn> code;
+  /// Whether the program asks the kernel about the task it runs in (pid, tid, execname, uid,
+  /// curthread, ppid, self->, user memory, stacks, raise(), stop()): BEGIN and END programs that
+  /// do run in the consumer's thread, the others from an interrupt.
+  bool reads_task = false;
+  /// The most bytes one run of the program can take in the ring buffer (records and the ring's
+  /// headers): BEGIN and END, which run once, need no more room than this.
+  std::uint64_t ring_bytes = 0;
+};
+
 /// Generates the BPF program for one target, allocating in its scratch; throws error for what it
 /// cannot express (with the D source span). Map references are
 /// map-table indexes (map_scratch: the program's own scratch), to be replaced by fds
 /// (resolve_maps) once the driver has created the maps.
-std::vector<bpf_insn> generate(const ir::program& program, const target& t, const layout& l,
-                               scratch_plan& scratch);
+generated_program generate(const ir::program& program, const target& t, const layout& l, scratch_plan& scratch);
 
 /// Replaces map-table indexes by the maps' fds.
 void resolve_maps(std::vector<bpf_insn>& code, const std::vector<int>& fds);

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fnmatch.h>
 #include <fstream>
 #include <map>
@@ -60,20 +61,6 @@ class on_cpu_zero {
 };
 
 std::string errno_text(int e) { return std::strerror(e < 0 ? -e : e); }
-
-// Whether a program calls anything whose answer depends on the task it runs in (or the kernel
-// function it calls cannot be known): every helper but these few about maps, the ring buffer,
-// the clock, the CPU and kernel memory.
-bool asks_about_task(const std::vector<bpf_insn>& code) {
-  static constexpr int task_free[] = {
-      BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem, BPF_FUNC_ktime_get_ns,
-      BPF_FUNC_get_prandom_u32, BPF_FUNC_get_smp_processor_id, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
-      BPF_FUNC_ringbuf_submit, BPF_FUNC_ringbuf_discard, BPF_FUNC_probe_read_kernel, BPF_FUNC_probe_read_kernel_str};
-  return std::any_of(code.begin(), code.end(), [](const bpf_insn& i) {
-    if (i.code != (BPF_JMP | BPF_CALL) || i.src_reg == BPF_PSEUDO_CALL) return false;
-    return i.src_reg != 0 || std::find(std::begin(task_free), std::end(task_free), i.imm) == std::end(task_free);
-  });
-}
 
 std::int64_t clock_ns(clockid_t clock) {
   timespec ts{};
@@ -180,6 +167,15 @@ bool uses_task_fields(const ir::program& program) {
   return uses;
 }
 
+// Whether the program has pid or USDT probes, whose processes (or, for PROVIDER*, processes
+// started later) may bring objects with more of them.
+bool follows_processes(const ir::program& program) {
+  return std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
+    return std::any_of(c.probes.begin(), c.probes.end(),
+                       [](const ir::probe& p) { return process_of(p).has_value() || follows_new_processes(p); });
+  });
+}
+
 }  // namespace
 
 // ---- an aggregation in a per-CPU map ----------------------------------------------------------
@@ -240,25 +236,18 @@ class map_aggregation final : public agg::live_aggregation {
     t.set_normal(normal_);
     const auto gen = __atomic_load_n(generation_, __ATOMIC_ACQUIRE);
     // One row per key: a key may be in the front cache of some CPUs and in the map for others,
-    // and keys of usym(), mod() ... that name the same function or module are one, as in DTrace
-    // (by their decoded bytes; other keys by their own).
-    const bool symbols = std::any_of(desc_.keys.begin(), desc_.keys.end(),
-                                     [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
-    std::unordered_map<std::string, std::size_t> rows;
+    // and keys of usym(), mod() ... that name the same function or module are one, as in DTrace.
+    // Rows by the key's bytes; with symbols, each distinct key is made canonical once, and rows
+    // are found by its canonical bytes.
+    std::unordered_map<std::string, std::size_t> rows, canonical_rows;
     const auto row_of = [&](const std::uint8_t* key) {
-      if (!symbols) {
-        const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
-        if (fresh) it->second = t.add_row(decode(key));
-        return it->second;
-      }
-      auto decoded = decode(key);
-      std::string bytes;
-      for (const auto& r : decoded.records)
-        bytes.append(std::to_string(r.string.size())).append(1, ':').append(r.string)
-            .append(reinterpret_cast<const char*>(&r.integer), 8);
-      const auto [it, fresh] = rows.try_emplace(std::move(bytes), 0);
-      if (fresh) it->second = t.add_row(std::move(decoded));
-      return it->second;
+      const auto [it, fresh] = rows.try_emplace(std::string(reinterpret_cast<const char*>(key), key_size_), 0);
+      if (!fresh) return it->second;
+      if (!has_symbols_) return it->second = t.add_row(decode(key));
+      const auto canonical = canonical_bytes(key);
+      const auto [same, first] = canonical_rows.try_emplace(canonical, 0);
+      if (first) same->second = t.add_row(decode(reinterpret_cast<const std::uint8_t*>(canonical.data())));
+      return it->second = same->second;
     };
     const auto merge = [&](std::size_t row, std::uint32_t cpu, const std::uint64_t* part) {
       if (part[0] != gen) return;  // never updated on this CPU, or cleared since
@@ -337,6 +326,22 @@ class map_aggregation final : public agg::live_aggregation {
     }
   }
 
+  // The key's bytes with each usym(), mod() ... record canonical (print::canonical_symbol):
+  // keys naming one function or module are then the same bytes.
+  std::string canonical_bytes(const std::uint8_t* bytes) const {
+    std::string out(reinterpret_cast<const char*>(bytes), key_size_);
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < desc_.keys.size(); off += widths_[i], ++i) {
+      const auto& type = desc_.keys[i];
+      if (type.form == agg::symbol_form::none) continue;
+      auto record = out.substr(off, widths_[i]);
+      print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, record);
+      out.replace(off, widths_[i], record);
+    }
+    return out;
+  }
+
+  // The key of canonical bytes (canonical_bytes(), or any bytes of a key without symbols).
   agg::dynamic_key decode(const std::uint8_t* bytes) const {
     agg::dynamic_key k;
     std::size_t off = 0;
@@ -347,8 +352,6 @@ class map_aggregation final : public agg::live_aggregation {
         k.records.push_back(agg::record::of_string(std::string(text, ::strnlen(text, widths_[i])), type.size));
       } else if (type.is_stack()) {
         k.records.push_back({type, 0, std::string(reinterpret_cast<const char*>(bytes + off), widths_[i])});
-        if (type.form != agg::symbol_form::none)
-          print::canonical_symbol(type.form, type.kind == agg::key_type::category::ustack, k.records.back().string);
       } else {
         std::uint64_t bits = 0;
         std::memcpy(&bits, bytes + off, 8);
@@ -359,11 +362,18 @@ class map_aggregation final : public agg::live_aggregation {
     return k;
   }
 
+  // The key of an entry's bytes, as snapshots give it.
+  agg::dynamic_key key_of(const std::uint8_t* bytes) const {
+    if (!has_symbols_) return decode(bytes);
+    const auto canonical = canonical_bytes(bytes);
+    return decode(reinterpret_cast<const std::uint8_t*>(canonical.data()));
+  }
+
   template <class Keep>
   void remove_unless(Keep keep) {
     std::vector<std::vector<std::uint8_t>> doomed;
     for_each_entry([&](const std::uint8_t* key, const std::uint64_t*) {
-      if (!keep(decode(key))) doomed.emplace_back(key, key + key_size_);
+      if (!keep(key_of(key))) doomed.emplace_back(key, key + key_size_);
     });
     // An array's one entry cannot go: it is written back as never written.
     const std::vector<std::uint64_t> unwritten(stride_ / 8 * cpus_, 0);
@@ -372,7 +382,7 @@ class map_aggregation final : public agg::live_aggregation {
       else bpf_map_delete_elem(map_, k.data());
     if (cache_)
       cache_->for_each([&](const std::uint8_t* key, const std::uint64_t*, std::size_t i) {
-        if (!keep(decode(key))) cache_->empty(i);
+        if (!keep(key_of(key))) cache_->empty(i);
       });
   }
 
@@ -384,6 +394,8 @@ class map_aggregation final : public agg::live_aggregation {
   std::uint32_t cpus_;
   std::uint32_t stride_;  // bytes from one CPU's [generation, words] to the next's in a lookup
   std::unique_ptr<front_cache> cache_;  // null: none
+  bool has_symbols_ = std::any_of(desc_.keys.begin(), desc_.keys.end(),
+                                  [](const agg::key_type& k) { return k.form != agg::symbol_form::none; });
   std::uint64_t normal_ = 1;
 };
 
@@ -433,6 +445,7 @@ struct driver::state {
   fd loads;                 // the counters (an array map)
   std::vector<fd> loaders;  // their programs
   std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
+  event_subsystems tracefs_events;  // read once for the run
 
   // PROVIDER*:::NAME descriptions follow the processes that start, or map objects, during the run
   // (loader_events.hpp): a program notes their ids in `new_pids`.
@@ -465,7 +478,7 @@ struct driver::state {
   void bind_probes() {
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
       for (const auto& p : program.clauses[ci].probes) {
-        auto matched = match_probes(p);
+        auto matched = match_probes(p, tracefs_events);
         if (matched.empty() && !options.zdefs) {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
@@ -566,7 +579,7 @@ struct driver::state {
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (const auto& p : program.clauses[ci].probes)
           if (process_of(p) == process.pid)
-            for (auto& t : match_probes(p)) bind(ci, std::move(t), first);
+            for (auto& t : match_probes(p, tracefs_events)) bind(ci, std::move(t), first);
       place_targets_from(first);
     }
   }
@@ -577,7 +590,7 @@ struct driver::state {
     for (auto i = first; i < targets.size(); ++i) {
       infos.push_back(targets[i].info);
       units.push_back({targets[i], {i}});
-      load_unit(units.back());
+      load_unit(units.back(), generate_unit(units.back()));
       if (attach(targets[i], programs.back().get()))
         faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
     }
@@ -585,7 +598,7 @@ struct driver::state {
 
   // When a description names every process's USDT sites, notes each process that starts a
   // program (sched_process_exec) or reaches the dynamic loader's breakpoint (after mapping the
-  // libraries it links, and at each dlopen), in any process using the loader dtpp uses. Done
+  // libraries it links, and at each dlopen), in any process using the system's loader. Done
   // before the probes are first matched, so that no process starting meanwhile goes unseen.
   void note_new_processes() {
     if (std::none_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
@@ -598,10 +611,14 @@ struct driver::state {
       process_noters.emplace_back(bpf_prog_load(type, "dtpp_noter", "GPL", code.data(), code.size(), nullptr));
       if (process_noters.back().get() < 0) throw error("loading the process noting program: " + errno_text(errno));
     }
-    auto exec = match_probes({"proc", "vmlinux", "", "exec-success", {}});
+    auto exec = match_probes({"proc", "vmlinux", "", "exec-success", {}}, tracefs_events);
     if (exec.size() != 1) throw error("tracefs has no sched_process_exec event");
     if (const auto why = attach(exec.front(), process_noters[0].get())) throw error("noting new processes: " + *why);
-    if (const auto at = find_loader_breakpoint(::getpid())) {
+    // The loader x86-64's ABI names, which dynamic programs ask for (the command itself may be
+    // linked statically and map none).
+    std::error_code ec;
+    const auto loader = std::filesystem::canonical("/lib64/ld-linux-x86-64.so.2", ec);
+    if (const auto at = ec ? std::nullopt : loader_breakpoint_in(loader.string())) {
       target t;
       t.type = target::kind::user_entry;
       t.info = {0, "pid", at->path, "_dl_debug_state", "entry", {}};
@@ -710,6 +727,33 @@ struct driver::state {
     return off <= 1;
   }
 
+  // The most keys aggregation i can hold, when every key of every update of it is the same at
+  // each firing of a probe (constants, probeprov, probemod, probefunc, probename): one a probe
+  // and statement. Nothing when a key can vary, or when a followed process may bring probes.
+  // `@[probefunc] = count()` on three system calls then gets a hash of three entries, whose
+  // bucket array is not aggsize's 64 Ki buckets (1 MiB, allocated and charged at creation).
+  std::optional<std::size_t> keys_at_most(std::size_t i) const {
+    const auto varid = static_cast<std::uint32_t>(i + 1);
+    const auto same_at_each_firing = [](const ir::expr& e) {
+      const auto* k = e.kind == ir::expr::kind_t::cast ? &e.kids[0] : &e;
+      if (k->kind == ir::expr::kind_t::constant || k->kind == ir::expr::kind_t::string) return true;
+      if (k->kind != ir::expr::kind_t::builtin) return false;
+      const auto b = static_cast<ir::builtin>(k->index);
+      return b == ir::builtin::probeprov || b == ir::builtin::probemod || b == ir::builtin::probefunc ||
+             b == ir::builtin::probename;
+    };
+    if (follows_processes(program)) return std::nullopt;
+    std::size_t keys = 0;
+    for (const auto& t : targets)
+      for (const auto c : t.info.clauses)
+        for (const auto& s : program.clauses[c].statements) {
+          if (s.kind != ir::action::aggregate || s.aggregation != varid) continue;
+          if (!std::all_of(s.keys.begin(), s.keys.end(), same_at_each_firing)) return std::nullopt;
+          ++keys;
+        }
+    return keys;
+  }
+
   // A keyed aggregation's hash is allocated as keys come (BPF_F_NO_PREALLOC) when an element is
   // always ready (above): preallocating aggsize's entries was most of the time attaching took
   // (33 ms of 39 for three system-call probes on this project's host). Otherwise it is
@@ -725,7 +769,8 @@ struct driver::state {
       // Entries: aggsize per CPU, as DTrace sizes its per-CPU aggregation buffers.
       const auto slot = plan.slot_size[i];
       const std::size_t cached = plan.cache_map[i] ? cache_bytes(i) / cpus : 0;
-      const auto entries = std::max<std::size_t>((options.aggsize - cached) / (plan.key_size[i] + slot), 1);
+      const auto fit = (options.aggsize - cached) / (plan.key_size[i] + slot);
+      const auto entries = std::max<std::size_t>(std::min(fit, keys_at_most(i).value_or(fit)), 1);
       if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
       else
         maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_agg", plan.key_size[i], slot * cpus,
@@ -743,15 +788,6 @@ struct driver::state {
       if (plan.cache_map[i])
         maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_agg_cache", 4, cache_bytes(i), 1, BPF_F_MMAPABLE));
     maps[map_drops] = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_drops", 4, 8, drop_slots);
-    // The ring is a power of two pages, its size a 32-bit count: 2 GiB at most.
-    constexpr std::size_t largest_ring = std::size_t{1} << 31;
-    if (options.bufsize > largest_ring)
-      throw error("bufsize of " + std::to_string(options.bufsize) + " bytes exceeds the largest buffer the kernel offers (" +
-                  std::to_string(largest_ring) + " bytes)");
-    std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    while (ring_bytes < options.bufsize) ring_bytes *= 2;
-    maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));
-
     const auto globals_size = round8(std::max<std::uint32_t>(plan.globals_size, 8));
     maps[map_globals] = make_map(BPF_MAP_TYPE_ARRAY, "dtpp_globals", 4, globals_size, 1, BPF_F_MMAPABLE);
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -784,21 +820,60 @@ struct driver::state {
     return map;
   }
 
-  void load_programs() {
-    for (const auto& u : units) load_unit(u);
+  // A unit's program as generated, and the scratch it asked for.
+  struct generated_unit {
+    generated_program program;
+    scratch_plan scratch;
+  };
+
+  generated_unit generate_unit(const unit& u) const {
+    generated_unit g{{}, scratch_prefix};
+    g.program = generate(program, u.program, plan, g.scratch);
+    return g;
   }
 
-  void load_unit(const unit& u) {
+  // The ring buffer holds bufsize bytes (DTrace's principal buffer, 4 MiB by default) as a power
+  // of two pages, unless the program cannot write that much: BEGIN and END run once, and write
+  // at most what their generator counted, so a program whose other probes write nothing (no
+  // record, no fault) needs only that. The 4 MiB ring's pages were most of the CPU time
+  // `BEGIN { exit(0); }` took. Probes of objects a followed process loads later are not known
+  // yet: such a program gets bufsize.
+  void create_ring(const std::vector<generated_unit>& generated) {
+    constexpr std::size_t largest_ring = std::size_t{1} << 31;  // its size is a 32-bit count
+    if (options.bufsize > largest_ring)
+      throw error("bufsize of " + std::to_string(options.bufsize) + " bytes exceeds the largest buffer the kernel offers (" +
+                  std::to_string(largest_ring) + " bytes)");
+    std::uint64_t once = 0;
+    bool bounded = !follows_processes(program);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const auto kind = units[i].program.type;
+      if (kind == target::kind::begin || kind == target::kind::end) once += generated[i].program.ring_bytes;
+      else bounded = bounded && generated[i].program.ring_bytes == 0;
+    }
+    // A ring holds one byte less than its size: the kernel keeps the producer within size - 1
+    // of the consumer.
+    const auto wanted = bounded ? std::min<std::uint64_t>(once + 1, options.bufsize) : options.bufsize;
+    std::size_t ring_bytes = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    while (ring_bytes < wanted) ring_bytes *= 2;
+    maps[map_ring] = make_map(BPF_MAP_TYPE_RINGBUF, "dtpp_ring", 0, 0, static_cast<std::uint32_t>(ring_bytes));
+  }
+
+  void load_programs() {
+    std::vector<generated_unit> generated;
+    for (const auto& u : units) generated.push_back(generate_unit(u));
+    create_ring(generated);
+    for (std::size_t i = 0; i < units.size(); ++i) load_unit(units[i], std::move(generated[i]));
+  }
+
+  void load_unit(const unit& u, generated_unit g) {
     std::vector<int> fds;
     for (const auto& m : maps) fds.push_back(m.get());
-    auto scratch = scratch_prefix;
-    auto code = generate(program, u.program, plan, scratch);
-    scratches.push_back(make_scratch(scratch));
+    scratches.push_back(make_scratch(g.scratch));
     fds[map_scratch] = scratches.back().get();
-    resolve_maps(code, fds);
-    programs.push_back(load(u, code));
-    reads_task.push_back(asks_about_task(code));
-    instructions += code.size();
+    resolve_maps(g.program.code, fds);
+    programs.push_back(load(u, g.program.code));
+    reads_task.push_back(g.program.reads_task);
+    instructions += g.program.code.size();
   }
 
   static bpf_prog_type type_of(const target& t) {
@@ -1016,10 +1091,12 @@ std::optional<std::string> unavailable() {
   return std::nullopt;
 }
 
-std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
+namespace {
+
+std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id, event_subsystems& events) {
   std::vector<probe_info> out;
   const auto add = [&](const ir::probe& d) {
-    for (auto& t : match_probes(d)) {
+    for (auto& t : match_probes(d, events)) {
       const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
                                   t.type == target::kind::error ||
                                   t.type == target::kind::profile || t.type == target::kind::tick;
@@ -1038,6 +1115,13 @@ std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t 
   return out;
 }
 
+}  // namespace
+
+std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
+  event_subsystems events;
+  return list_probes(description, first_id, events);
+}
+
 driver::driver(const ir::program& program, driver_options options) : state_(std::make_unique<state>()) {
   auto& st = *state_;
   st.program = program;
@@ -1050,11 +1134,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   // Libraries a process maps later bring probes whose names are not known yet: string keys
   // holding probe names are then as wide as any string.
   auto names = st.infos;
-  if (std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
-        return std::any_of(c.probes.begin(), c.probes.end(),
-                           [](const ir::probe& p) { return process_of(p).has_value() || follows_new_processes(p); });
-      }))
-    names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
+  if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
@@ -1159,9 +1239,10 @@ engine::factory engine_factory() {
       .probes = [](const ir::program* program, const engine::run_options&) {
         if (!program) return unavailable() ? std::vector<probe_info>{} : list_probes();
         std::vector<probe_info> probes;
+        event_subsystems events;
         for (const auto& c : program->clauses)
           for (const auto& p : c.probes)
-            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1)))
+            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1), events))
               probes.push_back(std::move(info));
         return probes;
       },

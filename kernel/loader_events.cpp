@@ -12,16 +12,20 @@
 
 namespace dtpp::kernel {
 
+std::optional<loader_breakpoint> loader_breakpoint_in(const std::string& path) {
+  // Only the loader defines it (glibc's ld.so exports it, GLIBC_PRIVATE).
+  const auto& object = symbols::shared_cache().object_at(path);
+  for (const auto& f : object.functions())
+    if (f.mangled == "_dl_debug_state")
+      if (const auto offset = object.file_offset_of(f.address)) return loader_breakpoint{path, *offset};
+  return std::nullopt;
+}
+
 std::optional<loader_breakpoint> find_loader_breakpoint(std::int64_t pid) {
-  auto& symbols = symbols::shared_cache();
   for (const auto& m : symbols::read_maps(pid)) {
-    // Only the loader defines it (glibc's ld.so exports it, GLIBC_PRIVATE).
     const auto base = m.path.substr(m.path.rfind('/') + 1);
     if (!m.executable || base.rfind("ld-", 0) != 0) continue;
-    const auto& object = symbols.object_at(m.path);
-    for (const auto& f : object.functions())
-      if (f.mangled == "_dl_debug_state")
-        if (const auto offset = object.file_offset_of(f.address)) return loader_breakpoint{m.path, *offset};
+    if (auto at = loader_breakpoint_in(m.path)) return at;
   }
   return std::nullopt;
 }

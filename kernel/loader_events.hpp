@@ -25,6 +25,9 @@ struct loader_breakpoint {
 /// process gone).
 std::optional<loader_breakpoint> find_loader_breakpoint(std::int64_t pid);
 
+/// The loader breakpoint of the dynamic loader at `path`; nothing when it has none.
+std::optional<loader_breakpoint> loader_breakpoint_in(const std::string& path);
+
 /// The uprobe program: adds one to entry `slot` of the array map `counters` (8-byte values),
 /// then stops the process with SIGSTOP.
 std::vector<bpf_insn> loader_program(int counters, std::uint32_t slot);

@@ -20,10 +20,23 @@ const std::string& tracefs();
 /// with CAP_BPF and CAP_PERFMON but not root, on a tracefs mounted readable by root only).
 void check_events_readable();
 
+/// The subsystems having a tracepoint event of each name, from one read of tracefs's
+/// available_events, made when first asked and kept: a bare probe name (BEGIN, tick-1s) would
+/// otherwise cost a failed lookup in each of a hundred subsystems, and the file is slow to read
+/// (tracefs walks its event list from the start for each page). One per run: events come and go.
+class event_subsystems {
+ public:
+  /// The subsystems, sorted; none when no subsystem has the event.
+  std::vector<std::string> of(const std::string& event);
+
+ private:
+  std::optional<std::string> text_;  // lines "subsystem:event"
+};
+
 /// The kernel probes a description matches, in a stable order (BEGIN, END, profile, syscalls
 /// by name, tracepoints by subsystem and event). Targets carry the tracepoint id and argument
-/// layout read from tracefs; `info.clauses` is left empty.
-std::vector<target> match_probes(const ir::probe& description);
+/// layout read from tracefs; `info.clauses` is left empty. `events` serves bare names.
+std::vector<target> match_probes(const ir::probe& description, event_subsystems& events);
 
 /// Why the kernel cannot serve a probe description (fbt, or a stable probe such as
 /// sched:::on-cpu that needs a kprobe or an fentry program); nothing when no reason is known.

@@ -24,17 +24,22 @@ ir::program compiled(const std::string& text) {
   return std::move(result.program);
 }
 
-// The code of the stub of `kind` (the first one: BEGIN) running every clause, and the bytes of
-// scratch it needs.
-std::vector<bpf_insn> stub_code(const ir::program& program, kernel::target::kind kind,
-                                std::size_t* scratch_bytes = nullptr) {
+// The program of the stub of `kind` (the first one: BEGIN) running every clause, and the bytes
+// of scratch it needs.
+kernel::generated_program stub_program(const ir::program& program, kernel::target::kind kind,
+                                       std::size_t* scratch_bytes = nullptr) {
   const auto targets = kernel::stub_targets(program.clauses.size());
   const auto& t = *std::find_if(targets.begin(), targets.end(), [&](const kernel::target& s) { return s.type == kind; });
   kernel::scratch_plan scratch;
   const auto layout = kernel::plan_layout(program, {t.info}, 1, 1, scratch);
-  auto code = kernel::generate(program, t, layout, scratch);
+  auto generated = kernel::generate(program, t, layout, scratch);
   if (scratch_bytes) *scratch_bytes = scratch.image.size();
-  return code;
+  return generated;
+}
+
+std::vector<bpf_insn> stub_code(const ir::program& program, kernel::target::kind kind,
+                                std::size_t* scratch_bytes = nullptr) {
+  return stub_program(program, kind, scratch_bytes).code;
 }
 
 std::vector<bpf_insn> begin_code(const ir::program& program, std::size_t* scratch_bytes = nullptr) {
@@ -203,4 +208,50 @@ TEST_CASE("stringof a char array reads at most its bytes and a NUL, of a char po
                    BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{17});
   CHECK(read_sizes(begin_code(compiled_with_types("BEGIN { trace(stringof(curthread->name)); }")),
                    BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{256});
+}
+
+// BEGIN and END run from an interrupt on CPU 0 unless they read their task (the driver's
+// run_in_kernel): what the generator reports decides it.
+TEST_CASE("a program reports whether it reads the task it runs in", "[kernel][codegen]") {
+  const auto reads_task = [](const std::string& clause_body) {
+    return stub_program(compiled("BEGIN { " + clause_body + " }"), kernel::target::kind::begin).reads_task;
+  };
+  CHECK_FALSE(reads_task("exit(0);"));
+  CHECK_FALSE(reads_task("trace(cpu); trace(timestamp); trace(walltimestamp); trace(rand()); trace(probename);"));
+  CHECK_FALSE(reads_task("@[1] = count(); @q = quantize(arg0); x = 1; a[2] = 3; this->y = 4; printa(@q);"));
+  CHECK_FALSE(reads_task("trace(stack()); trace(caller); trace(stackdepth); trace(stringof(arg0));"));
+  for (const char* body : {"trace(pid);", "trace(tid);", "trace(uid);", "trace(gid);", "trace(execname);",
+                           "@[execname] = count();", "self->x = 1;", "self->a[1] = 2;",
+                           "trace(ustack());", "trace(ucaller);", "trace(ustackdepth);", "trace(usym(arg0));",
+                           "trace(copyinstr(arg0));", "trace(copyin(arg0, 4));", "raise(9);", "stop();"}) {
+    INFO(body);
+    CHECK(reads_task(body));
+  }
+  CHECK(stub_program(compiled_with_types("BEGIN { trace(curthread->pid); }"), kernel::target::kind::begin).reads_task);
+  CHECK(stub_program(compiled("END { trace(pid); }"), kernel::target::kind::end).reads_task);
+}
+
+// BEGIN and END run once: the ring needs no more room than their records (each after the
+// ring's 8-byte header, 8-aligned): a clause's record (a 16-byte header, then its data), or a
+// fault's (16 bytes of data) and then ERROR's records, once per place that can fault.
+TEST_CASE("a program counts the bytes one run of it can take in the ring buffer", "[kernel][codegen]") {
+  const auto ring_bytes = [](const std::string& source) {
+    return stub_program(compiled(source), kernel::target::kind::begin).ring_bytes;
+  };
+  CHECK(ring_bytes("BEGIN { @ = count(); x = 1; }") == 0);
+  CHECK(ring_bytes("BEGIN { exit(0); }") == 8 + 16 + 8);
+  CHECK(ring_bytes("BEGIN { } BEGIN { trace(timestamp); trace(timestamp); } BEGIN { trace(timestamp); exit(0); }") ==
+        (8 + 16) + (8 + 16 + 16) + (8 + 16 + 16));
+  CHECK(ring_bytes("BEGIN { x = 0; trace(timestamp); } BEGIN { trace(timestamp / x); }") ==
+        (8 + 16 + 8) + (8 + 16 + 8) + (8 + 16 + 16));
+
+  const auto program = compiled("BEGIN { x = 0; trace(timestamp / x); } BEGIN { trace(timestamp / x); }"
+                                " ERROR { trace(timestamp / x); }");
+  auto begin = kernel::stub_targets(program.clauses.size())[0];
+  begin.info.clauses = {0, 1};
+  const engine::probe_info error{99, "dtrace", "", "", "ERROR", {2}};
+  kernel::scratch_plan scratch;
+  const auto layout = kernel::plan_layout(program, {begin.info, error}, 1, 1, scratch);
+  const auto record = 8 + 16 + 8, fault = 8 + 16 + 16;
+  CHECK(kernel::generate(program, begin, layout, scratch).ring_bytes == 2 * (record + fault) + 2 * (record + fault));
 }

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <regex>
@@ -595,6 +596,80 @@ TEST_CASE("a full ring buffer counts every lost record as a drop") {
   const auto records = k.take_records().size();
   CHECK(drops > 0);
   CHECK(records + drops == 10000);
+}
+
+// BEGIN and END run once, and when no other probe writes records, the ring holds what they can
+// write: here 256 records of 32 bytes (the ring's header, the record's, 8 bytes of data), two
+// pages' worth, which takes a ring of four (a ring holds one byte less than its size). A smaller
+// bufsize still bounds it, and what does not fit is dropped: a one-page ring holds 127 records.
+TEST_CASE("BEGIN and END get a ring buffer as large as what they write, and a smaller bufsize drops the rest") {
+  REQUIRE_KERNEL();
+  std::string text = "syscall::getppid:entry /tid == " + std::to_string(::gettid()) + "/ { @ = count(); }";
+  for (int i = 0; i < 128; ++i) text += " BEGIN { trace(" + std::to_string(i) + "); } END { trace(" + std::to_string(i) + "); }";
+  const auto program = compile(text);
+  const auto run = [&](std::size_t bufsize) {
+    kernel::driver k(program, {.bufsize = bufsize});
+    k.go();
+    getppids(3);
+    k.stop();  // END writes while BEGIN's records are still in the ring
+    std::uint64_t drops = 0;
+    for (const auto& d : k.take_drops()) {
+      CHECK(d.what == engine::drop_count::kind::principal);
+      drops += d.count;
+    }
+    return std::pair{k.take_records().size(), drops};
+  };
+  const auto [all, none] = run(kernel::driver_options{}.bufsize);
+  CHECK(all == 256);
+  CHECK(none == 0);
+  const auto [half, dropped] = run(4096);
+  CHECK(half == 127);
+  CHECK(dropped == 129);
+}
+
+// A bare BEGIN is the dtrace provider's probe and is not looked up among tracefs's events (a
+// tenth of a `BEGIN { exit(0); }` run); tracepoint:::BEGIN is. A uprobe event named BEGIN, made
+// here on the workload's first page, is found by the second description only.
+TEST_CASE("a bare BEGIN is dtrace's probe alone, and tracepoint:::BEGIN finds an event of that name") {
+  REQUIRE_KERNEL();
+  const auto write = [](const std::string& line) {
+    const int f = ::open("/sys/kernel/tracing/uprobe_events", O_WRONLY | O_APPEND | O_CLOEXEC);
+    const bool written = f >= 0 && ::write(f, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+    if (f >= 0) ::close(f);
+    return written;
+  };
+  REQUIRE(write(std::string("p:dtpp_tests/BEGIN ") + DTPP_WORKLOAD + ":0x1000"));
+  struct removed {
+    std::function<bool(const std::string&)> write;
+    ~removed() { write("-:dtpp_tests/BEGIN"); }
+  } const remove_after{write};
+  const auto names = [](const ir::probe& description) {
+    std::vector<std::string> out;
+    for (const auto& p : kernel::list_probes(&description)) out.push_back(p.provider + ":" + p.module + "::" + p.name);
+    return out;
+  };
+  CHECK(names({"", "", "", "BEGIN", {}}) == std::vector<std::string>{"dtrace:::BEGIN"});
+  CHECK(names({"tracepoint", "", "", "BEGIN", {}}) == std::vector<std::string>{"tracepoint:dtpp_tests::BEGIN"});
+}
+
+// Keys that are the same at every firing of a probe (probefunc, constants) can be no more than
+// one a probe and statement: the hash holds that many entries (three here), not aggsize's.
+// quantize() has no front cache, so every key is in the hash.
+TEST_CASE("an aggregation keyed by probe names holds each of its keys, in a hash of that many") {
+  REQUIRE_KERNEL();
+  const auto mine = "/pid == " + me() + "/";
+  kernel::driver k(compile("syscall::getppid:entry, syscall::getpid:entry " + mine + " { @[probefunc] = quantize(1); }"
+                           " syscall::getppid:entry " + mine + " { @[\"both\"] = quantize(2); }"));
+  k.go();
+  getppids(3);
+  for (int i = 0; i < 2; ++i) ::syscall(SYS_getpid);
+  k.stop();
+  CHECK(k.take_drops().empty());
+  const auto snap = k.aggregation(1).snapshot();
+  std::vector<std::string> keys;
+  for (std::size_t row = 0; row < snap.size(); ++row) keys.push_back(snap.key(row).records[0].string);
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{"both", "getpid", "getppid"});
 }
 
 TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
