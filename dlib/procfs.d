@@ -114,6 +114,9 @@ translator lwpsinfo_t < struct task_struct *T > {
 	    (T->__state & 12) != 0 ? 'T' : 'W';
 	pr_nice = T->static_prio - 120;
 	pr_pri = T->prio;
+	/* The scheduling class by policy, named as ps(1) names it. */
+	pr_clname = T->policy == 1 ? "FF" : T->policy == 2 ? "RR" : T->policy == 3 ? "B" :
+	    T->policy == 5 ? "IDL" : T->policy == 6 ? "DLN" : "TS";
 	pr_onpro = T->thread_info.cpu;
 };
 

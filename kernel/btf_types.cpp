@@ -101,9 +101,11 @@ class btf_types final : public ir::type_table {
     return resolve(btf_array(t)->type);
   }
 
-  // System call entries and tracepoints declare their arguments in their tracefs format files.
+  // System call entries and tracepoints declare their arguments in their tracefs format files;
+  // the stable providers' are in kernel/providers.cpp's table.
   std::vector<ir::probe_argument> probe_arguments(const ir::probe& description) override {
-    if (description.provider != "syscall" && description.provider != "tracepoint") return {};
+    const auto& p = description.provider;
+    if (p != "syscall" && p != "tracepoint" && p != "sched" && p != "proc" && p != "io") return {};
     std::vector<target> probes;
     try {
       probes = match_probes(description);
@@ -115,7 +117,7 @@ class btf_types final : public ir::type_table {
     for (const auto& t : probes) {
       if (t.type != target::kind::syscall_entry && t.type != target::kind::tracepoint) continue;
       std::vector<ir::probe_argument> own;
-      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed});
+      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed, f.translated});
       if (first) {
         common = std::move(own);
         first = false;

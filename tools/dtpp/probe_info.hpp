@@ -65,8 +65,10 @@ inline std::string verbose_probe_info(const engine::probe_info& p, const std::ve
   block("Probe Description Attributes", described);
   block("Argument Attributes", a.arguments);
   text += "\n\tArgument Types\n";
-  for (std::size_t i = 0; i < arguments.size(); ++i)
-    print::detail::append(text, "\t\targs[%zu]: %s\n", i, arguments[i].type_name.c_str());
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const auto& a = arguments[i];  // a translated argument as D sees it, as DTrace lists it
+    print::detail::append(text, "\t\targs[%zu]: %s\n", i, (a.translated.empty() ? a.type_name : a.translated).c_str());
+  }
   if (arguments.empty()) text += "\t\tNone\n";
   text += "\n";
   return text;

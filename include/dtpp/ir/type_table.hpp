@@ -21,13 +21,16 @@ struct member_info {
 };
 
 /// A probe's argument as its provider declares it (for the kernel's, the tracepoint's format
-/// file): args[N]'s C type, and where it lies in the probe's record.
+/// file): args[N]'s C type, and where it lies in the probe's record. A stable provider's argument
+/// is translated (DTrace's native and translated types): args[0] of sched:::wakeup is a
+/// `struct task_struct *` that D sees as the `lwpsinfo_t *` D's library translates it to.
 struct probe_argument {
   std::string name;       ///< "filename"
   std::string type_name;  ///< C's, without the name: "const char *", "char[16]", "__data_loc char[]", "pid_t"
   std::uint32_t offset = 0;
   std::uint32_t size = 8;
   bool is_signed = false;
+  std::string translated;  ///< the type D sees ("lwpsinfo_t *"); empty: type_name itself
   friend bool operator==(const probe_argument&, const probe_argument&) = default;
 };
 
