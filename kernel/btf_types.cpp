@@ -130,6 +130,16 @@ class btf_types final : public ir::type_table {
     return common;
   }
 
+  std::optional<std::string> unavailable(const ir::probe& description) override {
+    auto why = unavailable_reason(description);
+    try {
+      if (why && !match_probes(description).empty()) return std::nullopt;
+    } catch (const error&) {
+      return std::nullopt;  // tracefs unreadable: running the program says why
+    }
+    return why;
+  }
+
  private:
   // Parsed once, on the first lookup; the BTF is never changed after.
   const btf* vmlinux() {

@@ -256,6 +256,7 @@ class checker {
   std::vector<std::vector<type>> aggregation_key_types_;
   const std::vector<ir::probe>* clause_probes_ = nullptr;  // the clause being checked's
   std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked
+  bool probes_refused_ = false;  // a clause named probes the engine cannot serve: checking stops
 };
 
 }  // namespace dtpp::d::detail

@@ -59,6 +59,12 @@ class type_table {
     (void)description;
     return {};
   }
+  /// Why `description` matches no probe that this source's engine could serve, when a provider
+  /// or probe DTrace documents is not served here (fbt, sched:::on-cpu ...); nothing otherwise.
+  virtual std::optional<std::string> unavailable(const probe& description) {
+    (void)description;
+    return std::nullopt;
+  }
 };
 
 }  // namespace dtpp::ir
