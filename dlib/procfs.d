@@ -124,6 +124,15 @@ translator cpuinfo_t < int C > {
 	cpu_id = C;
 };
 
+/*
+ * sched:::change-pri's args[2], the priority sched_pi_setprio(tsk, pi_task) is about to give the
+ * task (arg0 here is the task, arg2 pi_task, the task boosting it or NULL): pi_task's when that is
+ * higher (a lower number) than the task's normal priority, else the normal one (rt_mutex_setprio).
+ */
+inline int __dtpp_pi_new_priority = (struct task_struct *)arg2 != NULL &&
+    ((struct task_struct *)arg2)->prio < ((struct task_struct *)arg0)->normal_prio ?
+    ((struct task_struct *)arg2)->prio : ((struct task_struct *)arg0)->normal_prio;
+
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (cpu);

@@ -117,7 +117,7 @@ class btf_types final : public ir::type_table {
     for (const auto& t : probes) {
       if (t.type != target::kind::syscall_entry && t.type != target::kind::tracepoint) continue;
       std::vector<ir::probe_argument> own;
-      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed, f.translated});
+      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed, f.translated, f.computed});
       if (first) {
         common = std::move(own);
         first = false;

@@ -24,7 +24,8 @@ struct arg_field {
   bool is_signed = false;
   std::string name;       ///< "filename"
   std::string type_name;  ///< as the format file declares it: "const char *", "char[16]", "__data_loc char[]"
-  std::string translated;  ///< a stable provider's: the type D's library translates it to ("psinfo_t *")
+  std::string translated{};  ///< a stable provider's: the type D's library translates it to ("psinfo_t *")
+  std::string computed{};    ///< a stable provider's: the D library inline that computes args[N] (see ir::probe_argument)
 };
 
 /// A probe the kernel serves and the clauses it runs.

@@ -296,6 +296,7 @@ struct stable_argument {
   std::uint32_t raw;  // which of the tracepoint's arguments
   std::uint32_t size;
   bool is_signed;
+  const char* computed = "";  // the D library inline that computes it from the raw arguments
 };
 constexpr stable_argument task_as(const char* translated, std::uint32_t raw) {
   return {translated, "struct task_struct *", raw, 8, false};
@@ -313,7 +314,9 @@ const stable_probe stable_probes[] = {
     // sched_switch(preempt, prev, next, prev_state): DTrace's arguments are the next thread's.
     {"sched", "off-cpu", "sched", "sched_switch", {task_as("lwpsinfo_t *", 2), task_as("psinfo_t *", 2)}},
     {"sched", "wakeup", "sched", "sched_wakeup", {task_as("lwpsinfo_t *", 0), task_as("psinfo_t *", 0)}},
-    {"sched", "change-pri", "sched", "sched_pi_setprio", {task_as("lwpsinfo_t *", 0), task_as("psinfo_t *", 0)}},
+    // sched_pi_setprio(tsk, pi_task): the new priority is computed from both (procfs.d).
+    {"sched", "change-pri", "sched", "sched_pi_setprio",
+     {task_as("lwpsinfo_t *", 0), task_as("psinfo_t *", 0), {"", "int", 1, 8, false, "__dtpp_pi_new_priority"}}},
     // sched_process_fork(parent, child): the new process.
     {"proc", "create", "sched", "sched_process_fork", {task_as("psinfo_t *", 1)}},
     {"proc", "exec-success", "sched", "sched_process_exec", {}},
@@ -511,7 +514,7 @@ std::vector<target> match_probes(const ir::probe& p) {
     t.raw_tracepoint = s.event;
     t.args.clear();
     for (const auto& a : s.arguments)
-      t.args.push_back({8 * a.raw, a.size, a.is_signed, {}, a.native, a.translated});
+      t.args.push_back({8 * a.raw, a.size, a.is_signed, {}, a.native, a.translated, a.computed});
   }
   if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
   if (const auto usdt = usdt_provider(p.provider))

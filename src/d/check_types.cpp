@@ -447,6 +447,16 @@ expr checker::probe_argument(std::int64_t n, ast::span where) {
   if (!a.translated.empty())
     fail("D_UNKNOWN", "args[" + std::to_string(n) + "] is a translated " + a.translated +
                           ", supported before -> only: whole translated structs are not supported yet", where);
+  if (!a.computed.empty()) {
+    const auto it = inlines_.find(a.computed);
+    if (it == inlines_.end())
+      fail("D_UNKNOWN", "args[" + std::to_string(n) + "] is computed by D's library (" + a.computed + "), which is not loaded", where);
+    const auto t = find_type(a.type_name);  // the raw argument's size is the carrier's, not the value's
+    if (!t || !t->is_integer()) fail("D_UNKNOWN", "args[" + std::to_string(n) + "] of type " + a.type_name + " is not supported yet", where);
+    auto e = cast_to(value(it->second.second), *t);
+    e.where = where;
+    return e;
+  }
   return native_argument(n, a, where);
 }
 

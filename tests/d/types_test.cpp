@@ -341,6 +341,11 @@ TEST_CASE("a stable provider's translated args[N] is translated before -> only",
   const auto translator = in_out + "translator struct out < struct task_struct *t > { x = t->pid; n = t->comm; };\n";
   CHECK(lowered(translator + "test:::t { trace(args[0]->x); trace(args[0]->n); trace(args[1]); }") ==
         "*(int)(arg0 + 8)\nstringof(*(char [16])(arg0 + 24))\n(int)arg1\n");
+  // A computed argument: the inline's value, as an int.
+  CHECK(lowered(translator + "inline long computed = arg0 + arg2;\ntest:::t { trace(args[2]); }") ==
+        "(int)(arg0 + arg2)\n");
+  CHECK(error_of(translator + "test:::t { trace(args[2]); }", &types) ==
+        "D_UNKNOWN: args[2] is computed by D's library (computed), which is not loaded @ args[2]");
   CHECK(error_of(translator + "test:::t { trace(args[0]); }", &types) ==
         "D_UNKNOWN: args[0] is a translated struct out *, supported before -> only: whole translated structs are not "
         "supported yet @ args[0]");

@@ -31,6 +31,9 @@ struct probe_argument {
   std::uint32_t size = 8;
   bool is_signed = false;
   std::string translated;  ///< the type D sees ("lwpsinfo_t *"); empty: type_name itself
+  /// A stable provider's argument that D's library computes: the inline whose value args[N] is
+  /// (its argN are then the probe's raw arguments); empty: the argument's own value.
+  std::string computed{};
   friend bool operator==(const probe_argument&, const probe_argument&) = default;
 };
 
