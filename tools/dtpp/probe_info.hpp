@@ -42,6 +42,9 @@ inline provider_attributes attributes_of(const std::string& provider) {
   if (provider == "tracepoint")
     return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
             {private_, private_, isa_}, {private_, private_, isa_}};
+  if (provider == "sched" || provider == "proc" || provider == "io")
+    return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
+            {evolving_, evolving_, isa_}, {evolving_, evolving_, isa_}};
   // pid and USDT providers: uprobes
   return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
           {evolving_, evolving_, isa_}, {private_, private_, unknown_}};
