@@ -124,7 +124,7 @@ class btf_types final : public ir::type_table {
         continue;
       }
       std::size_t same = 0;
-      while (same < common.size() && same < own.size() && common[same] == own[same]) ++same;
+      while (same < common.size() && same < own.size() && ir::same_argument(common[same], own[same])) ++same;
       common.resize(same);
     }
     return common;

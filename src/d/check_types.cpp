@@ -421,7 +421,7 @@ const std::vector<ir::probe_argument>& checker::clause_arguments() {
       continue;
     }
     std::size_t same = 0;
-    while (same < own.size() && same < clause_arguments_->size() && own[same] == (*clause_arguments_)[same]) ++same;
+    while (same < own.size() && same < clause_arguments_->size() && ir::same_argument((*clause_arguments_)[same], own[same])) ++same;
     clause_arguments_->resize(same);
   }
   return *clause_arguments_;

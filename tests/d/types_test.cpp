@@ -341,6 +341,10 @@ TEST_CASE("a stable provider's translated args[N] is translated before -> only",
   const auto translator = in_out + "translator struct out < struct task_struct *t > { x = t->pid; n = t->comm; };\n";
   CHECK(lowered(translator + "test:::t { trace(args[0]->x); trace(args[0]->n); trace(args[1]); }") ==
         "*(int)(arg0 + 8)\nstringof(*(char [16])(arg0 + 24))\n(int)arg1\n");
+  // Probes whose argument lies in different places: each probe's own is read (argN).
+  CHECK(lowered(translator + "test:::t, test:::u { trace(args[0]->x); }") == "*(int)(arg0 + 8)\n");
+  CHECK(error_of(translator + "test:::a, test:::u { trace(args->s); }", &types) ==
+        "D_TYPE_MEMBER: s is not a member of the probe's arguments @ args->s");
   // A computed argument: the inline's value, as an int.
   CHECK(lowered(translator + "inline long computed = arg0 + arg2;\ntest:::t { trace(args[2]); }") ==
         "(int)(arg0 + arg2)\n");

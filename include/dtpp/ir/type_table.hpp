@@ -37,6 +37,16 @@ struct probe_argument {
   friend bool operator==(const probe_argument&, const probe_argument&) = default;
 };
 
+/// Whether two probes' Nth arguments are one to a clause that names both: the same in every way,
+/// or, for a scalar (read from each probe's own place: argN), the same but for where it lies
+/// (sched:::wakeup's psinfo_t * is the tracepoint's first argument, signal-send's its third).
+inline bool same_argument(const probe_argument& a, const probe_argument& b) {
+  auto moved = b;
+  const bool in_record = a.type_name.find('[') != std::string::npos;  // char[16], __data_loc char[]
+  if (!in_record) moved.offset = a.offset;
+  return a == moved;
+}
+
 /// A source of named types with ids, which ir::type's `id` and `pointee` refer to. Lookups may
 /// load what they need on first use (vmlinux BTF takes milliseconds to parse), so that a program
 /// naming no such type costs nothing.
