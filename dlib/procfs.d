@@ -114,12 +114,24 @@ translator lwpsinfo_t < struct task_struct *T > {
 	    (T->__state & 12) != 0 ? 'T' : 'W';
 	pr_nice = T->static_prio - 120;
 	pr_pri = T->prio;
+	/* The scheduling class by policy, named as ps(1) names it. */
+	pr_clname = T->policy == 1 ? "FF" : T->policy == 2 ? "RR" : T->policy == 3 ? "B" :
+	    T->policy == 5 ? "IDL" : T->policy == 6 ? "DLN" : "TS";
 	pr_onpro = T->thread_info.cpu;
 };
 
 translator cpuinfo_t < int C > {
 	cpu_id = C;
 };
+
+/*
+ * sched:::change-pri's args[2], the priority sched_pi_setprio(tsk, pi_task) is about to give the
+ * task (arg0 here is the task, arg2 pi_task, the task boosting it or NULL): pi_task's when that is
+ * higher (a lower number) than the task's normal priority, else the normal one (rt_mutex_setprio).
+ */
+inline int __dtpp_pi_new_priority = (struct task_struct *)arg2 != NULL &&
+    ((struct task_struct *)arg2)->prio < ((struct task_struct *)arg0)->normal_prio ?
+    ((struct task_struct *)arg2)->prio : ((struct task_struct *)arg0)->normal_prio;
 
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);

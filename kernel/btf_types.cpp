@@ -101,9 +101,11 @@ class btf_types final : public ir::type_table {
     return resolve(btf_array(t)->type);
   }
 
-  // System call entries and tracepoints declare their arguments in their tracefs format files.
+  // System call entries and tracepoints declare their arguments in their tracefs format files;
+  // the stable providers' are in kernel/providers.cpp's table.
   std::vector<ir::probe_argument> probe_arguments(const ir::probe& description) override {
-    if (description.provider != "syscall" && description.provider != "tracepoint") return {};
+    const auto& p = description.provider;
+    if (p != "syscall" && p != "tracepoint" && p != "sched" && p != "proc" && p != "io") return {};
     std::vector<target> probes;
     try {
       event_subsystems events;
@@ -116,17 +118,27 @@ class btf_types final : public ir::type_table {
     for (const auto& t : probes) {
       if (t.type != target::kind::syscall_entry && t.type != target::kind::tracepoint) continue;
       std::vector<ir::probe_argument> own;
-      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed});
+      for (const auto& f : t.args) own.push_back({f.name, f.type_name, f.offset, f.size, f.is_signed, f.translated, f.computed});
       if (first) {
         common = std::move(own);
         first = false;
         continue;
       }
       std::size_t same = 0;
-      while (same < common.size() && same < own.size() && common[same] == own[same]) ++same;
+      while (same < common.size() && same < own.size() && ir::same_argument(common[same], own[same])) ++same;
       common.resize(same);
     }
     return common;
+  }
+
+  std::optional<std::string> unavailable(const ir::probe& description) override {
+    auto why = unavailable_reason(description);
+    try {
+      if (why && !match_probes(description).empty()) return std::nullopt;
+    } catch (const error&) {
+      return std::nullopt;  // tracefs unreadable: running the program says why
+    }
+    return why;
   }
 
  private:

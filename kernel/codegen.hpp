@@ -24,6 +24,8 @@ struct arg_field {
   bool is_signed = false;
   std::string name;       ///< "filename"
   std::string type_name;  ///< as the format file declares it: "const char *", "char[16]", "__data_loc char[]"
+  std::string translated{};  ///< a stable provider's: the type D's library translates it to ("psinfo_t *")
+  std::string computed{};    ///< a stable provider's: the D library inline that computes args[N] (see ir::probe_argument)
 };
 
 /// A probe the kernel serves and the clauses it runs.
@@ -36,6 +38,10 @@ struct target {
   probe_info info;
   std::vector<arg_field> args;       ///< entry / tracepoint arguments, in order
   std::uint32_t tracepoint_id = 0;   ///< tracefs event id (syscalls and tracepoints)
+  /// A stable provider's probe: the raw tracepoint ("sched_wakeup") its program attaches to, whose
+  /// context is the tracepoint's own arguments (u64 each: `struct task_struct *` ...), not the
+  /// format file's record; empty for any other.
+  std::string raw_tracepoint;
   std::uint64_t period = 0;          ///< profile / tick, nanoseconds
   /// A raw_syscalls program serving many system calls names the map (by index) that gives each
   /// system call number its probe id and function name; 0: one probe, known here.

@@ -885,7 +885,7 @@ struct driver::state {
       case target::kind::user_entry:
       case target::kind::user_return:
       case target::kind::usdt: return BPF_PROG_TYPE_KPROBE;
-      default: return BPF_PROG_TYPE_TRACEPOINT;
+      default: return t.raw_tracepoint.empty() ? BPF_PROG_TYPE_TRACEPOINT : BPF_PROG_TYPE_RAW_TRACEPOINT;
     }
   }
 
@@ -978,6 +978,12 @@ struct driver::state {
   // link to it, which detach() can close apart from the event. Says why when the kernel refuses,
   // having kept nothing.
   std::optional<std::string> attach(const target& t, int program_fd) {
+    if (!t.raw_tracepoint.empty()) {  // no perf event: the link is the attachment
+      fd link(bpf_raw_tracepoint_open(t.raw_tracepoint.c_str(), program_fd));
+      if (link.get() < 0) return full_name(t.info) + ": attaching to raw tracepoint " + t.raw_tracepoint + ": " + errno_text(errno);
+      links.push_back(std::move(link));
+      return std::nullopt;
+    }
     perf_event_attr attr{};
     attr.size = sizeof attr;
     std::vector<int> on_cpus;

@@ -94,7 +94,7 @@ bool read_format(const std::string& subsystem, const std::string& event, target&
     const auto name = decl.substr(begin, end - begin);
     if (name.rfind("common_", 0) == 0 || name == "__syscall_nr") continue;
     t.args.push_back({number("offset:"), number("size:"), number("signed:") != 0, name,
-                      declared_type(decl.substr(0, begin), decl.substr(end))});
+                      declared_type(decl.substr(0, begin), decl.substr(end)), {}});
   }
   return t.tracepoint_id != 0;
 }
@@ -302,24 +302,50 @@ void match_usdt_sites(const ir::probe& p, const std::vector<process_object>& obj
 
 // DTrace's stable probes that a tracepoint serves: provider:vmlinux::name on subsystem/event.
 // The probe fires where the tracepoint does: sched:::off-cpu in the thread leaving the CPU,
-// proc:::exec-success in the process that exec'd, proc:::create in the parent.
+// proc:::exec-success in the process that exec'd, proc:::create in the parent. Its program is
+// the tracepoint's raw one, whose arguments are the kernel's own (the BTF prototype of
+// btf_trace_EVENT): each of DTrace's args[] is one of them, with its native type and the type
+// D's library translates it to (none: D sees the native type).
+struct stable_argument {
+  const char* translated;
+  const char* native;
+  std::uint32_t raw;  // which of the tracepoint's arguments
+  std::uint32_t size;
+  bool is_signed;
+  const char* computed = "";  // the D library inline that computes it from the raw arguments
+};
+constexpr stable_argument task_as(const char* translated, std::uint32_t raw) {
+  return {translated, "struct task_struct *", raw, 8, false};
+}
+constexpr stable_argument request_as(const char* translated) { return {translated, "struct request *", 0, 8, false}; }
+constexpr stable_argument signal_number(std::uint32_t raw) { return {"", "int", raw, 4, true}; }
 struct stable_probe {
   const char* provider;
   const char* name;
   const char* subsystem;
   const char* event;
+  std::vector<stable_argument> arguments;
 };
-constexpr stable_probe stable_probes[] = {
-    {"sched", "off-cpu", "sched", "sched_switch"},
-    {"sched", "wakeup", "sched", "sched_wakeup"},
-    {"sched", "change-pri", "sched", "sched_pi_setprio"},
-    {"proc", "create", "sched", "sched_process_fork"},
-    {"proc", "exec-success", "sched", "sched_process_exec"},
-    {"proc", "lwp-exit", "sched", "sched_process_exit"},
-    {"proc", "signal-send", "signal", "signal_generate"},
-    {"proc", "signal-handle", "signal", "signal_deliver"},
-    {"io", "start", "block", "block_rq_issue"},
-    {"io", "done", "block", "block_rq_complete"},
+const stable_probe stable_probes[] = {
+    // sched_switch(preempt, prev, next, prev_state): DTrace's arguments are the next thread's.
+    {"sched", "off-cpu", "sched", "sched_switch", {task_as("lwpsinfo_t *", 2), task_as("psinfo_t *", 2)}},
+    {"sched", "wakeup", "sched", "sched_wakeup", {task_as("lwpsinfo_t *", 0), task_as("psinfo_t *", 0)}},
+    // sched_pi_setprio(tsk, pi_task): the new priority is computed from both (procfs.d).
+    {"sched", "change-pri", "sched", "sched_pi_setprio",
+     {task_as("lwpsinfo_t *", 0), task_as("psinfo_t *", 0), {"", "int", 1, 8, false, "__dtpp_pi_new_priority"}}},
+    // sched_process_fork(parent, child): the new process.
+    {"proc", "create", "sched", "sched_process_fork", {task_as("psinfo_t *", 1)}},
+    {"proc", "exec-success", "sched", "sched_process_exec", {}},
+    {"proc", "lwp-exit", "sched", "sched_process_exit", {}},
+    // signal_generate(sig, info, task, group, result): the thread the signal is sent to.
+    {"proc", "signal-send", "signal", "signal_generate",
+     {task_as("lwpsinfo_t *", 2), task_as("psinfo_t *", 2), signal_number(0)}},
+    // signal_deliver(sig, info, ka).
+    {"proc", "signal-handle", "signal", "signal_deliver", {signal_number(0), {"", "struct kernel_siginfo *", 1, 8, false}}},
+    {"io", "start", "block", "block_rq_issue",
+     {request_as("bufinfo_t *"), request_as("devinfo_t *"), request_as("fileinfo_t *")}},
+    {"io", "done", "block", "block_rq_complete",
+     {request_as("bufinfo_t *"), request_as("devinfo_t *"), request_as("fileinfo_t *")}},
 };
 
 // DTrace's stable probes that only a kprobe or an fentry program could serve (no tracepoint
@@ -438,7 +464,7 @@ target raw_syscalls(target::kind kind) {
     throw error("tracefs has no raw_syscalls events");
   t.args.clear();
   if (entry)
-    for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false, {}, "unsigned long"});
+    for (std::uint32_t i = 0; i < 6; ++i) t.args.push_back({16 + 8 * i, 8, false, {}, "unsigned long", {}});
   return t;
 }
 
@@ -539,9 +565,16 @@ std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
   }
   for (const auto& s : stable_probes) {
     if (!add(target::kind::tracepoint, s.provider, "vmlinux", "", s.name)) continue;
-    // DTrace's arguments for these (a psinfo_t * ...) are not the tracepoint's fields.
-    if (!read_format(s.subsystem, s.event, out.back())) out.pop_back();
-    else out.back().args.clear();
+    // The format file says whether the kernel has the tracepoint; its fields are not DTrace's arguments.
+    auto& t = out.back();
+    if (!read_format(s.subsystem, s.event, t)) {
+      out.pop_back();
+      continue;
+    }
+    t.raw_tracepoint = s.event;
+    t.args.clear();
+    for (const auto& a : s.arguments)
+      t.args.push_back({8 * a.raw, a.size, a.is_signed, {}, a.native, a.translated, a.computed});
   }
   if (const auto pid = pid_provider(p.provider)) match_pid_probes(p, *pid, out);
   if (const auto usdt = usdt_provider(p.provider))

@@ -100,13 +100,25 @@ class fake_types final : public ir::type_table {
     return array == 5 ? resolve(4) : std::nullopt;
   }
   // test:::a and test:::b both declare `int x` first; then a has `char s[8]` and a task pointer,
-  // b a `long y`.
+  // b a `long y`. test:::t, as a stable provider's probe, a task pointer translated to a
+  // `struct out *`, an int, and an int the inline `computed` gives; test:::u the same task
+  // pointer elsewhere, then a char array.
   std::vector<ir::probe_argument> probe_arguments(const ir::probe& p) override {
     if (p.provider != "test") return {};
     if (p.name == "a")
-      return {{"x", "int", 8, 4, true}, {"s", "char[8]", 12, 8, false}, {"task", "struct task_struct *", 24, 8, false}};
-    if (p.name == "b") return {{"x", "int", 8, 4, true}, {"y", "long", 12, 8, true}};
+      return {{"x", "int", 8, 4, true, {}}, {"s", "char[8]", 12, 8, false, {}},
+              {"task", "struct task_struct *", 24, 8, false, {}}};
+    if (p.name == "b") return {{"x", "int", 8, 4, true, {}}, {"y", "long", 12, 8, true, {}}};
+    if (p.name == "t")
+      return {{{}, "struct task_struct *", 0, 8, false, "struct out *"}, {{}, "int", 8, 4, true, {}},
+              {{}, "int", 16, 8, false, {}, "computed"}};
+    if (p.name == "u") return {{{}, "struct task_struct *", 16, 8, false, "struct out *"}, {"s", "char[8]", 24, 8, false, {}}};
     return {};
+  }
+  // fbt, as on a kernel without kprobes or fentry.
+  std::optional<std::string> unavailable(const ir::probe& p) override {
+    if (p.provider == "fbt") return "fbt is not served here";
+    return std::nullopt;
   }
 
  private:

@@ -25,7 +25,7 @@ compile_result checker::run(const ast::program& program) {
     // What follows a broken type or translator would only report errors it caused, where DTrace
     // reports that one.
     const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);
-    if (declares && !result_.errors.empty()) return std::move(result_);
+    if ((declares && !result_.errors.empty()) || probes_refused_) return std::move(result_);
   }
   if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
     error("D_EMPTY", "empty D program translation unit",
@@ -65,6 +65,7 @@ void checker::pragma(const ast::pragma& p) {
   if (p.name == "defaultargs") options_.defaultargs = true;
   if (p.name == "argref") options_.argref = true;
   if (p.name == "empty") options_.empty_ok = true;
+  if (p.name == "zdefs") options_.zdefs = true;
   result_.program.options.push_back({p.name, p.value});
 }
 
@@ -79,6 +80,16 @@ void checker::clause(const ast::clause& c) {
       out.probes.push_back(probe(d));
     } catch (const failed&) {
     }
+  }
+  // DTrace matches a clause's probe descriptions before it checks the clause (dt_setcontext), and
+  // stops there: one naming probes that the kernel cannot serve is refused with the reason,
+  // whatever this clause or a later one holds.
+  for (const auto& p : out.probes) {
+    const auto why = options_.types && !options_.zdefs ? options_.types->unavailable(p) : std::nullopt;
+    if (!why) continue;
+    error("D_PDESC_ZERO", *why, p.where);
+    probes_refused_ = true;
+    return;
   }
   clause_probes_ = &out.probes;
   clause_arguments_.reset();

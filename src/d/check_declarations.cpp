@@ -189,17 +189,18 @@ const ast::node* checker::xlate_of(const ast::node_ptr& n) const {
   return it == inlines_.end() ? nullptr : xlate_of(it->second.second);
 }
 
-// xlate<T *>(e)->m and xlate<T>(e).m: the member's expression in the translator from e's type to T.
-expr checker::translated_member(const ast::node_ptr& n, const ast::node& x) {
-  const bool to_pointer = x.text.find('*') != std::string::npos;
-  const auto output = find_type(to_pointer ? x.text.substr(0, x.text.find('*')) : x.text);
-  if (!is_record(output)) fail("D_XLATE_SOU", "translator output type must be a struct or union", x.where);
+// xlate<T *>(e)->m and xlate<T>(e).m (output_name "T *" or "T", written at `where`, `input` e's
+// value), and args[N]->m of a translated argument: the member's expression in the translator
+// from the input's type to T.
+expr checker::translated_member(const ast::node_ptr& n, const std::string& output_name, expr input, ast::span where) {
+  const bool to_pointer = output_name.find('*') != std::string::npos;
+  const auto output = find_type(to_pointer ? output_name.substr(0, output_name.find('*')) : output_name);
+  if (!is_record(output)) fail("D_XLATE_SOU", "translator output type must be a struct or union", where);
   if (to_pointer != (n->text == "->"))
     fail(to_pointer ? "D_OP_SOU" : "D_OP_PTR",
          to_pointer ? "operator . cannot be applied to type \"" + output->name + " *\"; must be applied to a struct or union"
                     : "operator -> must be applied to a pointer",
          n->where);
-  auto input = object(x.kids[0]);
   const translator_decl* chosen = nullptr;
   for (auto& t : translators_) {
     if (t.output != *output) continue;
@@ -214,7 +215,7 @@ expr checker::translated_member(const ast::node_ptr& n, const ast::node& x) {
     }
   }
   if (!chosen)
-    fail("D_XLATE_NONE", "cannot translate from \"" + input.t.name + "\" to \"" + output->name + "\"", x.where);
+    fail("D_XLATE_NONE", "cannot translate from \"" + input.t.name + "\" to \"" + output->name + "\"", where);
   if (!types_.member(output->id, n->name)) fail("D_TYPE_MEMBER", n->name + " is not a member of " + output->name, n->where);
   for (const auto& m : chosen->decl.members)
     if (m.name == n->name) {

@@ -222,7 +222,11 @@ expr checker::curthread(ast::span where) {
 // p->m and s.m on the kernel's structs and unions, with DTrace's errors (D_OP_PTR, D_OP_SOU,
 // D_TYPE_MEMBER). A member within a member is one offset from the same address.
 expr checker::object_member(const ast::node_ptr& n) {
-  if (const auto* x = xlate_of(n->kids[0])) return translated_member(n, *x);
+  if (const auto* x = xlate_of(n->kids[0])) return translated_member(n, x->text, object(x->kids[0]), x->where);
+  if (const auto i = translated_argument(n->kids[0])) {
+    const auto& a = clause_arguments()[static_cast<std::size_t>(*i)];
+    return translated_member(n, a.translated, native_argument(*i, a, n->kids[0]->where), n->kids[0]->where);
+  }
   auto base = object(n->kids[0]);
   const bool arrow = n->text == "->";
   if (arrow && !base.t.is_pointer())
@@ -417,7 +421,7 @@ const std::vector<ir::probe_argument>& checker::clause_arguments() {
       continue;
     }
     std::size_t same = 0;
-    while (same < own.size() && same < clause_arguments_->size() && own[same] == (*clause_arguments_)[same]) ++same;
+    while (same < own.size() && same < clause_arguments_->size() && ir::same_argument((*clause_arguments_)[same], own[same])) ++same;
     clause_arguments_->resize(same);
   }
   return *clause_arguments_;
@@ -437,10 +441,42 @@ expr checker::untyped_argument(std::int64_t n, ast::span where) {
 // args[N] as the clause's probes declare it: an integer or pointer of its C type, a char array
 // or a __data_loc string as a string; int64_t where they do not say (or disagree).
 expr checker::probe_argument(std::int64_t n, ast::span where) {
-  auto raw = untyped_argument(n, where);
   const auto& declared = clause_arguments();
-  if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return raw;
+  if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return untyped_argument(n, where);
   const auto& a = declared[static_cast<std::size_t>(n)];
+  if (!a.translated.empty())
+    fail("D_UNKNOWN", "args[" + std::to_string(n) + "] is a translated " + a.translated +
+                          ", supported before -> only: whole translated structs are not supported yet", where);
+  if (!a.computed.empty()) {
+    const auto it = inlines_.find(a.computed);
+    if (it == inlines_.end())
+      fail("D_UNKNOWN", "args[" + std::to_string(n) + "] is computed by D's library (" + a.computed + "), which is not loaded", where);
+    const auto t = find_type(a.type_name);  // the raw argument's size is the carrier's, not the value's
+    if (!t || !t->is_integer()) fail("D_UNKNOWN", "args[" + std::to_string(n) + "] of type " + a.type_name + " is not supported yet", where);
+    auto e = cast_to(value(it->second.second), *t);
+    e.where = where;
+    return e;
+  }
+  return native_argument(n, a, where);
+}
+
+// args[N] of the form a translated argument takes (args[0]->pr_pid): N, when the clause's probes
+// declare that argument translated.
+std::optional<std::int64_t> checker::translated_argument(const ast::node_ptr& n) {
+  if (n->kind != ast::node_kind::index || n->kids.size() != 2 || n->kids[0]->kind != ast::node_kind::identifier ||
+      n->kids[0]->text != "args")
+    return std::nullopt;
+  const auto i = value(n->kids[1]);
+  const auto& declared = clause_arguments();
+  if (i.kind != kind_t::constant || i.value < 0 || static_cast<std::size_t>(i.value) >= declared.size() ||
+      declared[static_cast<std::size_t>(i.value)].translated.empty())
+    return std::nullopt;
+  return i.value;
+}
+
+// args[N] as its native type `a` declares it.
+expr checker::native_argument(std::int64_t n, const ir::probe_argument& a, ast::span where) {
+  auto raw = untyped_argument(n, where);
   std::string name = a.type_name;
   for (const char* qualifier : {"const ", "volatile "})
     for (auto at = name.find(qualifier); at != std::string::npos; at = name.find(qualifier)) name.erase(at, std::strlen(qualifier));

@@ -88,7 +88,7 @@ class checker {
   std::optional<type> translator_type(const std::string& name, bool output, ast::span where);
   expr translator_member(const ast::translator& t, const ast::declared_member& m, expr input);
   const ast::node* xlate_of(const ast::node_ptr& n) const;
-  expr translated_member(const ast::node_ptr& n, const ast::node& x);
+  expr translated_member(const ast::node_ptr& n, const std::string& output_name, expr input, ast::span where);
 
   // ---- kernel types: structs, unions and pointers from options_.types (check_types.cpp) -------
 
@@ -109,6 +109,8 @@ class checker {
   const std::vector<ir::probe_argument>& clause_arguments();
   expr untyped_argument(std::int64_t n, ast::span where);
   expr probe_argument(std::int64_t n, ast::span where);
+  std::optional<std::int64_t> translated_argument(const ast::node_ptr& n);
+  expr native_argument(std::int64_t n, const ir::probe_argument& a, ast::span where);
   expr named_argument(const std::string& name, ast::span where);
 
   // ---- aggregations (check_actions.cpp) ------------------------------------------------------
@@ -254,6 +256,7 @@ class checker {
   std::vector<std::vector<type>> aggregation_key_types_;
   const std::vector<ir::probe>* clause_probes_ = nullptr;  // the clause being checked's
   std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked
+  bool probes_refused_ = false;  // a clause named probes the engine cannot serve: checking stops
 };
 
 }  // namespace dtpp::d::detail

@@ -336,6 +336,48 @@ TEST_CASE("translators: xlate's members are the translator's expressions on xlat
         "7\n(*(int)(0 + 0) + 1)\n");
 }
 
+TEST_CASE("a stable provider's translated args[N] is translated before -> only", "[d][types][translators]") {
+  fake_types types;
+  const auto translator = in_out + "translator struct out < struct task_struct *t > { x = t->pid; n = t->comm; };\n";
+  CHECK(lowered(translator + "test:::t { trace(args[0]->x); trace(args[0]->n); trace(args[1]); }") ==
+        "*(int)(arg0 + 8)\nstringof(*(char [16])(arg0 + 24))\n(int)arg1\n");
+  // Probes whose argument lies in different places: each probe's own is read (argN).
+  CHECK(lowered(translator + "test:::t, test:::u { trace(args[0]->x); }") == "*(int)(arg0 + 8)\n");
+  CHECK(error_of(translator + "test:::a, test:::u { trace(args->s); }", &types) ==
+        "D_TYPE_MEMBER: s is not a member of the probe's arguments @ args->s");
+  // A computed argument: the inline's value, as an int.
+  CHECK(lowered(translator + "inline long computed = arg0 + arg2;\ntest:::t { trace(args[2]); }") ==
+        "(int)(arg0 + arg2)\n");
+  CHECK(error_of(translator + "test:::t { trace(args[2]); }", &types) ==
+        "D_UNKNOWN: args[2] is computed by D's library (computed), which is not loaded @ args[2]");
+  CHECK(error_of(translator + "test:::t { trace(args[0]); }", &types) ==
+        "D_UNKNOWN: args[0] is a translated struct out *, supported before -> only: whole translated structs are not "
+        "supported yet @ args[0]");
+  CHECK(error_of(translator + "test:::t { trace(args[0].x); }", &types) ==
+        "D_OP_SOU: operator . cannot be applied to type \"struct out *\"; must be applied to a struct or union @ args[0].x");
+  CHECK(error_of(translator + "test:::t { trace(args[0]->k); }", &types) ==
+        "D_XLATE_NOCONV: translator does not define conversion for member: k @ args[0]->k");
+  CHECK(error_of(in_out + "test:::t { trace(args[0]->x); }", &types) ==
+        "D_XLATE_NONE: cannot translate from \"struct task_struct *\" to \"struct out\" @ args[0]");
+}
+
+TEST_CASE("probe descriptions are matched before the clause is checked", "[d][types]") {
+  fake_types types;
+  // The refusal, not the body's error; and checking stops there.
+  CHECK(error_of("fbt::f:entry { trace(*nosuch); } BEGIN { trace(*other); }", &types) ==
+        "D_PDESC_ZERO: fbt is not served here @ fbt::f:entry");
+  CHECK(error_of("BEGIN { trace(*other); } BEGIN, fbt::f:entry { trace(*nosuch); }", &types) ==
+        "D_IDENT_UNDEF: failed to resolve other: Unknown variable name @ other\n"
+        "D_PDESC_ZERO: fbt is not served here @ fbt::f:entry");
+  // -Z: a description may match nothing, and the body is checked.
+  d::compile_options options;
+  options.types = &types;
+  options.zdefs = true;
+  const auto r = d::compile(d::source_file("t.d", "fbt::f:entry { trace(*nosuch); }"), options);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].tag == "D_IDENT_UNDEF");
+}
+
 TEST_CASE("translator errors carry DTrace's tags", "[d][types][translators]") {
   fake_types types;
   const auto translator = in_out + "translator struct out < struct in *i > { x = i->a; };\n";

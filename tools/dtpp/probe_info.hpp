@@ -42,6 +42,9 @@ inline provider_attributes attributes_of(const std::string& provider) {
   if (provider == "tracepoint")
     return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
             {private_, private_, isa_}, {private_, private_, isa_}};
+  if (provider == "sched" || provider == "proc" || provider == "io")
+    return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
+            {evolving_, evolving_, isa_}, {evolving_, evolving_, isa_}};
   // pid and USDT providers: uprobes
   return {{evolving_, evolving_, isa_}, {private_, private_, unknown_}, {private_, private_, unknown_},
           {evolving_, evolving_, isa_}, {private_, private_, unknown_}};
@@ -65,8 +68,10 @@ inline std::string verbose_probe_info(const engine::probe_info& p, const std::ve
   block("Probe Description Attributes", described);
   block("Argument Attributes", a.arguments);
   text += "\n\tArgument Types\n";
-  for (std::size_t i = 0; i < arguments.size(); ++i)
-    print::detail::append(text, "\t\targs[%zu]: %s\n", i, arguments[i].type_name.c_str());
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const auto& a = arguments[i];  // a translated argument as D sees it, as DTrace lists it
+    print::detail::append(text, "\t\targs[%zu]: %s\n", i, (a.translated.empty() ? a.type_name : a.translated).c_str());
+  }
   if (arguments.empty()) text += "\t\tNone\n";
   text += "\n";
   return text;

@@ -21,15 +21,31 @@ struct member_info {
 };
 
 /// A probe's argument as its provider declares it (for the kernel's, the tracepoint's format
-/// file): args[N]'s C type, and where it lies in the probe's record.
+/// file): args[N]'s C type, and where it lies in the probe's record. A stable provider's argument
+/// is translated (DTrace's native and translated types): args[0] of sched:::wakeup is a
+/// `struct task_struct *` that D sees as the `lwpsinfo_t *` D's library translates it to.
 struct probe_argument {
   std::string name;       ///< "filename"
   std::string type_name;  ///< C's, without the name: "const char *", "char[16]", "__data_loc char[]", "pid_t"
   std::uint32_t offset = 0;
   std::uint32_t size = 8;
   bool is_signed = false;
+  std::string translated;  ///< the type D sees ("lwpsinfo_t *"); empty: type_name itself
+  /// A stable provider's argument that D's library computes: the inline whose value args[N] is
+  /// (its argN are then the probe's raw arguments); empty: the argument's own value.
+  std::string computed{};
   friend bool operator==(const probe_argument&, const probe_argument&) = default;
 };
+
+/// Whether two probes' Nth arguments are one to a clause that names both: the same in every way,
+/// or, for a scalar (read from each probe's own place: argN), the same but for where it lies
+/// (sched:::wakeup's psinfo_t * is the tracepoint's first argument, signal-send's its third).
+inline bool same_argument(const probe_argument& a, const probe_argument& b) {
+  auto moved = b;
+  const bool in_record = a.type_name.find('[') != std::string::npos;  // char[16], __data_loc char[]
+  if (!in_record) moved.offset = a.offset;
+  return a == moved;
+}
 
 /// A source of named types with ids, which ir::type's `id` and `pointee` refer to. Lookups may
 /// load what they need on first use (vmlinux BTF takes milliseconds to parse), so that a program
@@ -55,6 +71,12 @@ class type_table {
   virtual std::vector<probe_argument> probe_arguments(const probe& description) {
     (void)description;
     return {};
+  }
+  /// Why `description` matches no probe that this source's engine could serve, when a provider
+  /// or probe DTrace documents is not served here (fbt, sched:::on-cpu ...); nothing otherwise.
+  virtual std::optional<std::string> unavailable(const probe& description) {
+    (void)description;
+    return std::nullopt;
   }
 };
 
