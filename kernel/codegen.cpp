@@ -155,7 +155,8 @@ class builder {
  private:
   // ---- helpers -------------------------------------------------------------------------------
 
-  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x).
+  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x) or
+  // strtok()'s state.
   bool uses_thread_storage() const {
     bool uses = false;
     auto clauses = t_->info.clauses;
@@ -164,6 +165,7 @@ class builder {
       ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
         uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
                 p_.variables[e.index].keys.empty();
+        uses |= e.kind == kind_t::call && e.function == ir::subroutine::strtok;
       });
     return uses;
   }
@@ -1494,12 +1496,34 @@ class builder {
     return result;
   }
 
-  // strtok(s, delimiters): s's first token (as in-process: D has no NULL to go on with), the
-  // bytes from the first one not a delimiter up to the next delimiter; "" without one. The
-  // delimiters are a 256-bit set, and a 0 byte (s's end) counts as one.
+  // strtok(s, delimiters): s's first token, the bytes from the first one not a delimiter up to
+  // the next delimiter ("" without one); strtok(NULL, delimiters) goes on from there. As
+  // in-process, the thread keeps the string and where the last token ended (at the delimiter
+  // after it, as dtrace-utils) in its storage. The delimiters are a 256-bit set, and a 0 byte
+  // (the string's end) counts as one.
   place strtok(const expr& e, int depth) {
-    const auto text = padded_copy(e.kids[0], depth);
-    const auto delimiters = eval_string(e.kids[1], depth);
+    const auto state = *l_.strtok_state;
+    if (e.kids.size() == 2) {
+      const auto s = eval_string(e.kids[0], depth);
+      e_.load(r9, r10, thread_slot);
+      copy({r9, state + 8}, s, l_.strsize);
+      e_.store_imm(r9, off16(state), 0);
+    }
+    const auto delimiters = eval_string(e.kids.back(), depth);
+    // The text: the thread's string from the offset on (offset < strsize, masked for the
+    // verifier), zero past it.
+    const place text{r7, s_.allocate(2 * l_.strsize)};
+    zero(text, 2 * l_.strsize);
+    e_.load(r9, r10, thread_slot);
+    e_.load(r1, r9, off16(state));
+    std::int32_t mask = 1;
+    while (static_cast<std::uint32_t>(mask) < l_.strsize) mask *= 2;
+    e_.alu(BPF_AND, r1, mask - 1);
+    pointer(r3, {r9, state + 8});
+    e_.alu(BPF_ADD, r3, r1);
+    pointer(r1, text);
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    e_.call(BPF_FUNC_probe_read_kernel_str);
     const place set{r7, s_.allocate(32)};
     zero(set, 32);
     e_.store_imm(set.base, off16(set.offset), 1, 1);
@@ -1545,6 +1569,10 @@ class builder {
       });
       if (!delimiter) e_.store(r10, start, r0);
     }
+    e_.load(r9, r10, thread_slot);  // the next call starts where this token ended
+    e_.load(r1, r9, off16(state));
+    e_.alu(BPF_ADD, r1, r0);
+    e_.store(r9, off16(state), r1);
     e_.load(r1, r10, start);
     e_.mov(r2, r0);
     e_.alu(BPF_SUB, r2, r1);
@@ -2616,6 +2644,15 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     l.variable_map.push_back(map);
     l.variable_key_size.push_back(std::max<std::uint32_t>(key, 8));
     l.variable_value_size.push_back(size);
+  }
+  bool calls_strtok = false;
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const expr& e) {
+      calls_strtok |= e.kind == kind_t::call && e.function == ir::subroutine::strtok;
+    });
+  if (calls_strtok) {
+    l.strtok_state = l.thread_storage_size;
+    l.thread_storage_size += 8 + l.strsize;
   }
   if (l.thread_storage_size) l.thread_map = next_map++;
   if (l.zero_size) l.zero_map = next_map++;

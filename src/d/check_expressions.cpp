@@ -118,8 +118,10 @@ expr checker::string_constant(std::string s, ast::span where) {
 
 // NULL (the integer constant 0) where a string is wanted, as DTrace allows in `s == NULL` and
 // `s = NULL`: our strings have no null pointer apart from "", so it is the empty string.
+bool checker::is_null(const expr& v) { return v.kind == kind_t::constant && v.t.is_integer() && v.value == 0; }
+
 expr checker::null_as_string(expr v, const type& wanted) {
-  if (!wanted.is_string() || v.kind != kind_t::constant || !v.t.is_integer() || v.value != 0) return v;
+  if (!wanted.is_string() || !is_null(v)) return v;
   return string_constant("", v.where);
 }
 
@@ -524,6 +526,8 @@ expr checker::call(const ast::node_ptr& n) {
   e.where = n->where;
   for (std::size_t i = 0; i < count; ++i) {
     auto a = value(n->kids[i + 1]);
+    // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
+    if (s->id == id::strtok && i == 0 && is_null(a)) continue;
     const auto want = *named_type(s->params[i], options_.strsize);
     if (want.is_string() != a.t.is_string() || a.t.is_void())
       fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +

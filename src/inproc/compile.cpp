@@ -403,19 +403,12 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
         thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
         return value{static_cast<std::int32_t>(generator()), {}};
       };
-    // strtok(s, delimiters): s's first token. Continuing with strtok(NULL, ...) needs NULL,
-    // which dtpp's D does not have yet: it is refused when compiled.
-    case id::strtok:
-      return [](args a, size) {
-        const auto start = a[0].s.find_first_not_of(a[1].s);
-        if (start == std::string::npos) return value{};
-        return value{0, a[0].s.substr(start, a[0].s.find_first_of(a[1].s, start) - start)};
-      };
     case id::progenyof:
       return [](args a, size) { return value{is_progeny_of(static_cast<pid_t>(a[0].i)) ? 1 : 0, {}}; };
     // stack() and ustack() are taken by their type before, and an action used as a value never
     // passes the checker.
-    case id::speculation:  // compiled with the engine's state (speculation_call)
+    case id::speculation:  // compiled with the engine's state (speculation_call, strtok_call)
+    case id::strtok:
     case id::stack:
     case id::ustack:
     case id::sym:
@@ -555,7 +548,8 @@ class compiler {
     const auto visit = [&](const auto& self, const expr& e) -> void {
       if (e.kind == kind_t::variable && st_.program.variables[e.index].where != ir::scope::clause)
         shared = true;
-      if (e.kind == kind_t::call && e.function == ir::subroutine::speculation) shared = true;
+      if (e.kind == kind_t::call && (e.function == ir::subroutine::speculation || e.function == ir::subroutine::strtok))
+        shared = true;
       for (const auto& k : e.kids) self(self, k);
     };
     if (c.predicate) visit(visit, *c.predicate);
@@ -819,6 +813,7 @@ class compiler {
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
+        if (e.function == ir::subroutine::strtok) return strtok_call(e);
         // Scratch memory that stringof() and * read: the kernel engine's, as kernel memory is.
         if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) throw kernel_only(e);
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
@@ -858,6 +853,29 @@ class compiler {
       }
       *free = true;
       return value{static_cast<std::int64_t>(free - in_use.begin()) + 1, {}};
+    };
+  }
+
+  // strtok(s, delimiters): s's first token, from its first byte not a delimiter up to the next
+  // delimiter ("" without one); strtok(NULL, delimiters) goes on from there with the thread's
+  // string, as DTrace keeps it. The rest starts at the delimiter that ended the token, as in
+  // dtrace-utils (the next call's delimiters decide whether it is one).
+  compiled_expr strtok_call(const expr& e) {
+    const bool fresh = e.kids.size() == 2;
+    return [s = fresh ? compile(e.kids[0]) : compiled_expr{}, delimiters = compile(e.kids.back())](runner& r) {
+      auto text = s ? s(r).s : std::string();
+      const auto d = delimiters(r).s;
+      auto& rest = r.st.strtok_rest[::gettid()];
+      if (s) rest = std::move(text);
+      const auto start = rest.find_first_not_of(d);
+      if (start == std::string::npos) {
+        rest.clear();
+        return value{};
+      }
+      const auto end = std::min(rest.find_first_of(d, start), rest.size());
+      value token{0, rest.substr(start, end - start)};
+      rest.erase(0, end);
+      return token;
     };
   }
 

@@ -161,7 +161,7 @@ struct expr {
     assign,       ///< operation: assign, or a compound's arithmetic (add for +=); kids: target, value
     increment,    ///< operation: increment or decrement; value: 1 for prefix, 0 for postfix; kids: target
     cast,         ///< kids: operand; type: the target
-    call,         ///< function: the subroutine; kids: arguments
+    call,         ///< function: the subroutine; kids: arguments (strtok(NULL, d): d alone, going on with the thread's string)
     stringof,     ///< kids: operand
     /// The object `value` bytes past the address kids[0] (a pointer, or a struct or union object)
     /// in kernel memory: a struct, union or array stands for its address; an integer or pointer
