@@ -994,6 +994,10 @@ class builder {
       case ir::subroutine::dirname: return path_part(e, depth, true);
       case ir::subroutine::strtok: return strtok(e, depth);
       case ir::subroutine::cleanpath: return cleanpath(e, depth);
+      case ir::subroutine::inet_ntoa: return inet_ntoa(e.kids[0], depth);
+      case ir::subroutine::inet_ntop:  // an IPv4 address unless the family is AF_INET6 (10)
+        if (e.kids[0].kind == kind_t::constant && e.kids[0].value != 10) return inet_ntoa(e.kids[1], depth);
+        break;
       case ir::subroutine::strlen:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
@@ -1020,10 +1024,58 @@ class builder {
       case ir::subroutine::umod:
       case ir::subroutine::copyin:
       case ir::subroutine::alloca:
+      case ir::subroutine::inet_ntoa6:
       case ir::subroutine::action:
         break;
     }
     refuse(e);
+  }
+
+  // inet_ntoa(addr), and inet_ntop() of a constant family other than AF_INET6: the four bytes at
+  // addr (kernel memory, as copyin() and alloca() give), dotted; a failed read faults with addr.
+  // Each byte's three digits are written at the text's end, which moves past a digit only when
+  // it counts (not a leading zero), so no branch depends on the data.
+  place inet_ntoa(const expr& address, int depth) {
+    eval(address, depth);
+    e_.store(r10, temp(depth), r0);
+    e_.mov(r3, r0);
+    e_.mov(r1, r10);
+    e_.alu(BPF_ADD, r1, misc_slot);
+    e_.mov(r2, 4);
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto read = e_.make_label();
+    e_.jump_if(BPF_JSGE, r0, 0, read);
+    fault(fault_bad_address, temp(depth));
+    e_.bind(read);
+    constexpr std::uint32_t longest = 16;  // "255.255.255.255" and its NUL
+    const place text{r7, s_.allocate(std::max(l_.strsize, longest))};
+    zero(text, std::max(l_.strsize, longest));
+    e_.mov(r4, 0);  // the text's end
+    for (std::int16_t byte = 0; byte < 4; ++byte) {
+      e_.load(r5, r10, static_cast<std::int16_t>(misc_slot + byte), 1);
+      for (const std::int32_t divisor : {100, 10, 1}) {
+        e_.mov(r1, r5);
+        e_.alu(BPF_DIV, r1, divisor);
+        e_.mov(r0, r1);  // nonzero: the digit counts
+        e_.alu(BPF_MOD, r1, 10);
+        e_.alu(BPF_ADD, r1, '0');
+        byte_address(r2, text, r4);
+        e_.store(r2, 0, r1, 1);
+        if (divisor == 1) {
+          e_.alu(BPF_ADD, r4, 1);
+        } else {
+          to_flag(r0, r1);
+          e_.alu(BPF_ADD, r4, r0);
+        }
+      }
+      if (byte == 3) break;
+      byte_address(r2, text, r4);
+      e_.store_imm(r2, 0, '.', 1);
+      e_.alu(BPF_ADD, r4, 1);
+    }
+    for (auto cut = l_.strsize - 1; cut < longest; ++cut)  // at most strsize - 1 characters
+      e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
+    return text;
   }
 
   place copyinstr(const expr& e, int depth) {
@@ -2479,6 +2531,9 @@ class builder {
       case ir::subroutine::ufunc:
       case ir::subroutine::uaddr:
       case ir::subroutine::umod:
+      case ir::subroutine::inet_ntoa:
+      case ir::subroutine::inet_ntoa6:
+      case ir::subroutine::inet_ntop:
       case ir::subroutine::action:
         break;
     }

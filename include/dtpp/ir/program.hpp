@@ -97,7 +97,7 @@ enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
-  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca,
+  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca, inet_ntoa, inet_ntoa6, inet_ntop,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -143,6 +143,9 @@ inline std::string_view name(subroutine s) {
     case subroutine::umod: return "umod";
     case subroutine::copyin: return "copyin";
     case subroutine::alloca: return "alloca";
+    case subroutine::inet_ntoa: return "inet_ntoa";
+    case subroutine::inet_ntoa6: return "inet_ntoa6";
+    case subroutine::inet_ntop: return "inet_ntop";
     case subroutine::action: return "action";
   }
   return "?";
