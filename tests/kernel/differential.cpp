@@ -5,8 +5,8 @@
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
 // stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
 // functions over those values; then index, rindex, strstr, basename, dirname, cleanpath,
-// strtok (with strtok(NULL, ...) going on) and strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
-// ends only its line.
+// strtok (with strtok(NULL, ...) going on) and strtoll at their edges. Each expression sits in a
+// BEGIN clause of its own, so that a fault ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
 // the program's clause.
