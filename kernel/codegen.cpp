@@ -156,7 +156,8 @@ class builder {
  private:
   // ---- helpers -------------------------------------------------------------------------------
 
-  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x).
+  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x) or
+  // strtok()'s state.
   bool uses_thread_storage() const {
     bool uses = false;
     auto clauses = t_->info.clauses;
@@ -165,6 +166,7 @@ class builder {
       ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
         uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
                 p_.variables[e.index].keys.empty();
+        uses |= e.kind == kind_t::call && e.function == ir::subroutine::strtok;
       });
     return uses;
   }
@@ -1002,6 +1004,10 @@ class builder {
       case ir::subroutine::dirname: return path_part(e, depth, true);
       case ir::subroutine::strtok: return strtok(e, depth);
       case ir::subroutine::cleanpath: return cleanpath(e, depth);
+      case ir::subroutine::inet_ntoa: return inet_ntoa(e.kids[0], depth);
+      case ir::subroutine::inet_ntop:  // an IPv4 address unless the family is AF_INET6 (10)
+        if (e.kids[0].kind == kind_t::constant && e.kids[0].value != 10) return inet_ntoa(e.kids[1], depth);
+        break;
       case ir::subroutine::strlen:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
@@ -1028,10 +1034,58 @@ class builder {
       case ir::subroutine::umod:
       case ir::subroutine::copyin:
       case ir::subroutine::alloca:
+      case ir::subroutine::inet_ntoa6:
       case ir::subroutine::action:
         break;
     }
     refuse(e);
+  }
+
+  // inet_ntoa(addr), and inet_ntop() of a constant family other than AF_INET6: the four bytes at
+  // addr (kernel memory, as copyin() and alloca() give), dotted; a failed read faults with addr.
+  // Each byte's three digits are written at the text's end, which moves past a digit only when
+  // it counts (not a leading zero), so no branch depends on the data.
+  place inet_ntoa(const expr& address, int depth) {
+    eval(address, depth);
+    e_.store(r10, temp(depth), r0);
+    e_.mov(r3, r0);
+    e_.mov(r1, r10);
+    e_.alu(BPF_ADD, r1, misc_slot);
+    e_.mov(r2, 4);
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto read = e_.make_label();
+    e_.jump_if(BPF_JSGE, r0, 0, read);
+    fault(fault_bad_address, temp(depth));
+    e_.bind(read);
+    constexpr std::uint32_t longest = 16;  // "255.255.255.255" and its NUL
+    const place text{r7, s_.allocate(std::max(l_.strsize, longest))};
+    zero(text, std::max(l_.strsize, longest));
+    e_.mov(r4, 0);  // the text's end
+    for (std::int16_t byte = 0; byte < 4; ++byte) {
+      e_.load(r5, r10, static_cast<std::int16_t>(misc_slot + byte), 1);
+      for (const std::int32_t divisor : {100, 10, 1}) {
+        e_.mov(r1, r5);
+        e_.alu(BPF_DIV, r1, divisor);
+        e_.mov(r0, r1);  // nonzero: the digit counts
+        e_.alu(BPF_MOD, r1, 10);
+        e_.alu(BPF_ADD, r1, '0');
+        byte_address(r2, text, r4);
+        e_.store(r2, 0, r1, 1);
+        if (divisor == 1) {
+          e_.alu(BPF_ADD, r4, 1);
+        } else {
+          to_flag(r0, r1);
+          e_.alu(BPF_ADD, r4, r0);
+        }
+      }
+      if (byte == 3) break;
+      byte_address(r2, text, r4);
+      e_.store_imm(r2, 0, '.', 1);
+      e_.alu(BPF_ADD, r4, 1);
+    }
+    for (auto cut = l_.strsize - 1; cut < longest; ++cut)  // at most strsize - 1 characters
+      e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
+    return text;
   }
 
   place copyinstr(const expr& e, int depth) {
@@ -1505,12 +1559,34 @@ class builder {
     return result;
   }
 
-  // strtok(s, delimiters): s's first token (as in-process: D has no NULL to go on with), the
-  // bytes from the first one not a delimiter up to the next delimiter; "" without one. The
-  // delimiters are a 256-bit set, and a 0 byte (s's end) counts as one.
+  // strtok(s, delimiters): s's first token, the bytes from the first one not a delimiter up to
+  // the next delimiter ("" without one); strtok(NULL, delimiters) goes on from there. As
+  // in-process, the thread keeps the string and where the last token ended (at the delimiter
+  // after it, as dtrace-utils) in its storage. The delimiters are a 256-bit set, and a 0 byte
+  // (the string's end) counts as one.
   place strtok(const expr& e, int depth) {
-    const auto text = padded_copy(e.kids[0], depth);
-    const auto delimiters = eval_string(e.kids[1], depth);
+    const auto state = *l_.strtok_state;
+    if (e.kids.size() == 2) {
+      const auto s = eval_string(e.kids[0], depth);
+      e_.load(r9, r10, thread_slot);
+      copy({r9, state + 8}, s, l_.strsize);
+      e_.store_imm(r9, off16(state), 0);
+    }
+    const auto delimiters = eval_string(e.kids.back(), depth);
+    // The text: the thread's string from the offset on (offset < strsize, masked for the
+    // verifier), zero past it.
+    const place text{r7, s_.allocate(2 * l_.strsize)};
+    zero(text, 2 * l_.strsize);
+    e_.load(r9, r10, thread_slot);
+    e_.load(r1, r9, off16(state));
+    std::int32_t mask = 1;
+    while (static_cast<std::uint32_t>(mask) < l_.strsize) mask *= 2;
+    e_.alu(BPF_AND, r1, mask - 1);
+    pointer(r3, {r9, state + 8});
+    e_.alu(BPF_ADD, r3, r1);
+    pointer(r1, text);
+    e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
+    e_.call(BPF_FUNC_probe_read_kernel_str);
     const place set{r7, s_.allocate(32)};
     zero(set, 32);
     e_.store_imm(set.base, off16(set.offset), 1, 1);
@@ -1556,6 +1632,10 @@ class builder {
       });
       if (!delimiter) e_.store(r10, start, r0);
     }
+    e_.load(r9, r10, thread_slot);  // the next call starts where this token ended
+    e_.load(r1, r9, off16(state));
+    e_.alu(BPF_ADD, r1, r0);
+    e_.store(r9, off16(state), r1);
     e_.load(r1, r10, start);
     e_.mov(r2, r0);
     e_.alu(BPF_SUB, r2, r1);
@@ -2462,6 +2542,9 @@ class builder {
       case ir::subroutine::ufunc:
       case ir::subroutine::uaddr:
       case ir::subroutine::umod:
+      case ir::subroutine::inet_ntoa:
+      case ir::subroutine::inet_ntoa6:
+      case ir::subroutine::inet_ntop:
       case ir::subroutine::action:
         break;
     }
@@ -2631,6 +2714,15 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     l.variable_map.push_back(map);
     l.variable_key_size.push_back(std::max<std::uint32_t>(key, 8));
     l.variable_value_size.push_back(size);
+  }
+  bool calls_strtok = false;
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const expr& e) {
+      calls_strtok |= e.kind == kind_t::call && e.function == ir::subroutine::strtok;
+    });
+  if (calls_strtok) {
+    l.strtok_state = l.thread_storage_size;
+    l.thread_storage_size += 8 + l.strsize;
   }
   if (l.thread_storage_size) l.thread_map = next_map++;
   if (l.zero_size) l.zero_map = next_map++;

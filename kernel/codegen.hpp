@@ -104,7 +104,10 @@ struct layout {
   std::uint32_t speculations = 0;     ///< in the globals: nspec words, nonzero for a buffer in use
   std::vector<std::uint32_t> variable_offset;  ///< in the globals, scratch (clause-locals) or task storage (thread-locals)
   std::vector<std::uint32_t> variable_map;     ///< map index of associative arrays; 0 else
-  std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars
+  std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars and strtok state
+  /// In the thread's storage, when the program calls strtok(): `[offset, string]`, the string
+  /// strtok(NULL, ...) goes on with and where in it (strsize bytes after the 8-byte offset).
+  std::optional<std::uint32_t> strtok_state;
   std::uint32_t thread_map = 0;                ///< their task-storage map's index (after the others)
   std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
   std::uint32_t cpus = 1;                      ///< possible CPUs: keyed aggregations' slots

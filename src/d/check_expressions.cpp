@@ -118,8 +118,10 @@ expr checker::string_constant(std::string s, ast::span where) {
 
 // NULL (the integer constant 0) where a string is wanted, as DTrace allows in `s == NULL` and
 // `s = NULL`: our strings have no null pointer apart from "", so it is the empty string.
+bool checker::is_null(const expr& v) { return v.kind == kind_t::constant && v.t.is_integer() && v.value == 0; }
+
 expr checker::null_as_string(expr v, const type& wanted) {
-  if (!wanted.is_string() || v.kind != kind_t::constant || !v.t.is_integer() || v.value != 0) return v;
+  if (!wanted.is_string() || !is_null(v)) return v;
   return string_constant("", v.where);
 }
 
@@ -494,7 +496,8 @@ expr checker::call(const ast::node_ptr& n) {
       {id::mod, "uintptr_t", {"uintptr_t"}, 1},      {id::usym, "uintptr_t", {"uintptr_t"}, 1},
       {id::ufunc, "uintptr_t", {"uintptr_t"}, 1},    {id::uaddr, "uintptr_t", {"uintptr_t"}, 1},
       {id::umod, "uintptr_t", {"uintptr_t"}, 1},     {id::copyin, "void *", {"uintptr_t", "size_t"}, 2},
-      {id::alloca, "void *", {"size_t"}, 1}};
+      {id::alloca, "void *", {"size_t"}, 1},         {id::inet_ntoa, "string", {"ipaddr_t *"}, 1},
+      {id::inet_ntoa6, "string", {"struct in6_addr *", "int"}, 1}, {id::inet_ntop, "string", {"int", "void *"}, 2}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;
@@ -524,15 +527,32 @@ expr checker::call(const ast::node_ptr& n) {
   e.where = n->where;
   for (std::size_t i = 0; i < count; ++i) {
     auto a = value(n->kids[i + 1]);
+    // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
+    if (s->id == id::strtok && i == 0 && is_null(a)) continue;
     const auto want = *named_type(s->params[i], options_.strsize);
-    if (want.is_string() != a.t.is_string() || a.t.is_void())
+    if (want.is_string() != a.t.is_string() || a.t.is_void() || !fits_pointer_parameter(want, a))
       fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
            n->kids[i + 1]->where);
+    // inet_ntoa6()'s second argument picks the code at compile time, as in dtrace-utils.
+    if (s->id == id::inet_ntoa6 && i == 1 && a.kind != kind_t::constant)
+      fail("D_PROTO_ARG", "inet_ntoa6( ) argument #2 must be an integer constant", n->kids[i + 1]->where);
     e.kids.push_back(want.is_string() ? std::move(a) : cast_to(std::move(a), want));
   }
   e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.strsize));
   return e;
+}
+
+// A pointer parameter takes NULL (an integer constant 0), a pointer to void, or a pointer to its
+// own type; for a pointer to void, any pointer. Other parameters take what the caller casts.
+bool checker::fits_pointer_parameter(const type& parameter, const expr& argument) {
+  if (parameter.name.empty() || parameter.name.back() != '*' || is_null(argument)) return true;
+  const auto target = pointed_to(argument.t);
+  const auto wanted = pointed_to(parameter);
+  if (!target || !wanted) return false;
+  if (target->is_void() || wanted->is_void()) return true;
+  if (wanted->is_object()) return target->is_object() && target->id == wanted->id;
+  return target->is_integer() && target->size == wanted->size && target->is_signed == wanted->is_signed;
 }
 
 expr checker::prefix(const ast::node_ptr& n) {

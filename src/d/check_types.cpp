@@ -37,7 +37,8 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"caddr_t", 8, false}, {"hrtime_t", 8, true},
       // The Linux kernel's own short names (linux/types.h), which Linux DTrace knows from its BTF.
       {"ushort", 2, false}, {"uint", 4, false}, {"ulong", 8, false},
-      {"dev_t", 4, false}};  // the kernel's dev_t: major in bits 20-31, minor in bits 0-19
+      {"dev_t", 4, false},  // the kernel's dev_t: major in bits 20-31, minor in bits 0-19
+      {"ipaddr_t", 4, false}};  // an IPv4 address in network order (dtrace-utils' ip.d: __be32)
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
   if (clean == "string") return type{type::category::string, strsize, false, "string"};

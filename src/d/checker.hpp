@@ -195,6 +195,8 @@ class checker {
   std::optional<std::string> macro_value(const std::string& name);
   expr macro(const ast::node_ptr& n);
   expr string_constant(std::string s, ast::span where);
+  static bool is_null(const expr& v);  // NULL, or any integer constant 0
+  bool fits_pointer_parameter(const type& parameter, const expr& argument);
   expr null_as_string(expr v, const type& wanted);
   expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                         int start = 0, bool step_two = true);

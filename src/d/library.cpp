@@ -83,6 +83,9 @@ constexpr library_inline register_names[] = {
     {"R_PC", 37}, {"R_FP", 30}, {"R_SP", 40}, {"R_PS", 39}, {"R_R0", 31}, {"R_R1", 25},
 };
 
+// The address families inet_ntop() takes (dtrace-utils' net.d).
+constexpr library_inline address_families[] = {{"AF_INET", 2}, {"AF_INET6", 10}};
+
 // The fault codes an ERROR clause sees in arg4 (dtrace-utils' faults_defines.h).
 constexpr library_inline fault_names[] = {
     {"DTRACEFLT_UNKNOWN", 0},    {"DTRACEFLT_BADADDR", 1},   {"DTRACEFLT_BADALIGN", 2},
@@ -109,7 +112,8 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
   }
   for (const auto& table :
        {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names),
-        std::span<const library_inline>(fault_names), std::span<const library_inline>(register_names)})
+        std::span<const library_inline>(fault_names), std::span<const library_inline>(register_names),
+        std::span<const library_inline>(address_families)})
     for (const auto& c : table)
       if (name == c.name) {
         value = c.value;

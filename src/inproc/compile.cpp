@@ -50,6 +50,68 @@ inline std::optional<std::string> read_string(std::uint64_t address, std::size_t
   return out;
 }
 
+// An address this process cannot read: DTrace's bad-address fault, with the address.
+[[noreturn]] inline void bad_address(std::int64_t address) {
+  char what[64];
+  std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(address));
+  throw fault_signal{what, fault_bad_address, address};
+}
+
+// `N` bytes of this process's memory at `address` (what an in-process probe's pointer points to).
+template <std::size_t N>
+std::array<std::uint8_t, N> read_bytes(std::int64_t address) {
+  std::array<std::uint8_t, N> out{};
+  iovec local{out.data(), N};
+  iovec remote{reinterpret_cast<void*>(address), N};
+  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(N)) bad_address(address);
+  return out;
+}
+
+// inet_ntoa(): an IPv4 address's four bytes, in memory (network) order, dotted.
+inline std::string ipv4_text(const std::uint8_t* b) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+  return text;
+}
+
+// inet_ntoa6() as dtrace-utils': eight hexadecimal words, the first of the longest runs of two or
+// more zero words written "::". An IPv4 address inside (five zero words and 0xffff, six zero words
+// and a nonzero one, or seven and a last word above 1) is dotted alone, or, when `strict`
+// (inet_ntop), after "::ffff:" or "::".
+inline std::string ipv6_text(const std::array<std::uint8_t, 16>& b, bool strict) {
+  std::array<unsigned, 8> w{};
+  for (std::size_t i = 0; i < 8; ++i) w[i] = static_cast<unsigned>(b[2 * i] << 8 | b[2 * i + 1]);
+  std::size_t leading = 0;
+  while (leading < 8 && w[leading] == 0) ++leading;
+  const bool mapped = leading == 5 && w[5] == 0xffff;
+  if (mapped || leading == 6 || (leading == 7 && w[7] > 1)) {
+    const char* prefix = !strict ? "" : mapped ? "::ffff:" : "::";
+    return prefix + ipv4_text(b.data() + 12);
+  }
+  std::size_t run_at = 8, run_length = 1;
+  for (std::size_t i = 0; i < 8;) {
+    std::size_t j = i;
+    while (j < 8 && w[j] == 0) ++j;
+    if (j - i > run_length) {
+      run_at = i;
+      run_length = j - i;
+    }
+    i = j == i ? i + 1 : j;
+  }
+  std::string text;
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (i == run_at) {
+      text += "::";
+      i += run_length - 1;
+      continue;
+    }
+    char word[8];
+    std::snprintf(word, sizeof word, "%s%x", text.empty() || text.back() == ':' ? "" : ":", w[i]);
+    text += word;
+  }
+  return text;
+}
+
 inline void put(std::vector<std::byte>& data, const ir::record& r, const value& v,
                 const ir::type& t) {
   if (r.offset + r.size > data.size()) return;
@@ -390,32 +452,31 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
       return [](args a, size n) {
         const auto limit = a.size() > 1 ? static_cast<size>(a[1].i) : n - 1;
         auto s = read_string(static_cast<std::uint64_t>(a[0].i), std::min(limit, n - 1));
-        if (!s) {
-          char what[64];
-          std::snprintf(what, sizeof what, "invalid address (0x%llx)",
-                        static_cast<unsigned long long>(a[0].i));
-          throw fault_signal{what, fault_bad_address, a[0].i};
-        }
+        if (!s) bad_address(a[0].i);
         return value{0, std::move(*s)};
+      };
+    case id::inet_ntoa:
+      return [](args a, size n) { return clip(ipv4_text(read_bytes<4>(a[0].i).data()), n); };
+    case id::inet_ntoa6:
+      return [](args a, size n) { return clip(ipv6_text(read_bytes<16>(a[0].i), a.size() > 1 && a[1].i != 0), n); };
+    // inet_ntop(af, addr) as dtrace-utils makes it: AF_INET6's strict inet_ntoa6(), else inet_ntoa().
+    case id::inet_ntop:
+      return [](args a, size n) {
+        constexpr std::int64_t af_inet6 = 10;
+        if (a[0].i == af_inet6) return clip(ipv6_text(read_bytes<16>(a[1].i), true), n);
+        return clip(ipv4_text(read_bytes<4>(a[1].i).data()), n);
       };
     case id::rand:
       return [](args, size) {
         thread_local std::minstd_rand generator(static_cast<unsigned>(now(CLOCK_MONOTONIC)));
         return value{static_cast<std::int32_t>(generator()), {}};
       };
-    // strtok(s, delimiters): s's first token. Continuing with strtok(NULL, ...) needs NULL,
-    // which dtpp's D does not have yet: it is refused when compiled.
-    case id::strtok:
-      return [](args a, size) {
-        const auto start = a[0].s.find_first_not_of(a[1].s);
-        if (start == std::string::npos) return value{};
-        return value{0, a[0].s.substr(start, a[0].s.find_first_of(a[1].s, start) - start)};
-      };
     case id::progenyof:
       return [](args a, size) { return value{is_progeny_of(static_cast<pid_t>(a[0].i)) ? 1 : 0, {}}; };
     // stack() and ustack() are taken by their type before, and an action used as a value never
     // passes the checker.
-    case id::speculation:  // compiled with the engine's state (speculation_call)
+    case id::speculation:  // compiled with the engine's state (speculation_call, strtok_call)
+    case id::strtok:
     case id::stack:
     case id::ustack:
     case id::sym:
@@ -555,7 +616,8 @@ class compiler {
     const auto visit = [&](const auto& self, const expr& e) -> void {
       if (e.kind == kind_t::variable && st_.program.variables[e.index].where != ir::scope::clause)
         shared = true;
-      if (e.kind == kind_t::call && e.function == ir::subroutine::speculation) shared = true;
+      if (e.kind == kind_t::call && (e.function == ir::subroutine::speculation || e.function == ir::subroutine::strtok))
+        shared = true;
       for (const auto& k : e.kids) self(self, k);
     };
     if (c.predicate) visit(visit, *c.predicate);
@@ -819,6 +881,7 @@ class compiler {
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
+        if (e.function == ir::subroutine::strtok) return strtok_call(e);
         // Scratch memory that stringof() and * read: the kernel engine's, as kernel memory is.
         if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) throw kernel_only(e);
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
@@ -858,6 +921,29 @@ class compiler {
       }
       *free = true;
       return value{static_cast<std::int64_t>(free - in_use.begin()) + 1, {}};
+    };
+  }
+
+  // strtok(s, delimiters): s's first token, from its first byte not a delimiter up to the next
+  // delimiter ("" without one); strtok(NULL, delimiters) goes on from there with the thread's
+  // string, as DTrace keeps it. The rest starts at the delimiter that ended the token, as in
+  // dtrace-utils (the next call's delimiters decide whether it is one).
+  compiled_expr strtok_call(const expr& e) {
+    const bool fresh = e.kids.size() == 2;
+    return [s = fresh ? compile(e.kids[0]) : compiled_expr{}, delimiters = compile(e.kids.back())](runner& r) {
+      auto text = s ? s(r).s : std::string();
+      const auto d = delimiters(r).s;
+      auto& rest = r.st.strtok_rest[::gettid()];
+      if (s) rest = std::move(text);
+      const auto start = rest.find_first_not_of(d);
+      if (start == std::string::npos) {
+        rest.clear();
+        return value{};
+      }
+      const auto end = std::min(rest.find_first_of(d, start), rest.size());
+      value token{0, rest.substr(start, end - start)};
+      rest.erase(0, end);
+      return token;
     };
   }
 

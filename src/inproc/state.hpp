@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sched.h>
+#include <sys/types.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -145,6 +146,7 @@ struct engine::state {
   std::vector<bool> speculations;  // nspec buffers: in use, from speculation() to commit/discard
   std::atomic<std::uint64_t> failed_speculations{0};
   std::uint64_t failed_speculations_reported = 0;
+  std::map<pid_t, std::string> strtok_rest;  // by thread: what strtok(NULL, ...) goes on with
 
   std::atomic<bool> exited{false};
   std::atomic<int> status{0};

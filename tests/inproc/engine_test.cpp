@@ -41,6 +41,7 @@ std::string run(const std::string& text, Body body) {
 
 [[gnu::noinline]] void request(int id, const char* path) { DTPP_PROBE(testapp, request, id, path); }
 [[gnu::noinline]] void response(int id) { DTPP_PROBE(testapp, response, id); }
+[[gnu::noinline]] void address(const std::uint8_t* bytes) { DTPP_PROBE(testapp, address, bytes); }
 
 }  // namespace
 
@@ -125,6 +126,56 @@ TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
   const auto faults = engine.take_faults();
   REQUIRE(faults.size() == 1);
   CHECK(faults[0].what == "invalid address (0x10)");
+}
+
+TEST_CASE("inet_ntoa, inet_ntoa6 and inet_ntop read an address in the process's memory", "[inproc]") {
+  // Each address as inet_ntoa6 gives it, then inet_ntop(AF_INET6): runs of two zero words or
+  // more shrink to "::" (the first of the longest), and an IPv4 address inside is dotted.
+  const std::vector<std::pair<std::array<std::uint8_t, 16>, const char*>> addresses = {
+      {{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0x76, 0xc8}, "fe80::214:4fff:fe0b:76c8 fe80::214:4fff:fe0b:76c8"},
+      {{0x10, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x08, 0, 0x0c, 0x41, 0x7a}, "1080::808:c:417a 1080::808:c:417a"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, "::1 ::1"},
+      {{}, ":: ::"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0, 0, 1}, "127.0.0.1 ::127.0.0.1"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0x7f, 0, 0, 1}, "127.0.0.1 ::ffff:127.0.0.1"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 0x7f, 0, 0, 1}, "::fffe:7f00:1 ::fffe:7f00:1"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2}, "0.0.0.2 ::0.0.0.2"},
+      {{0xfe, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0x02, 0x14, 0, 0, 0, 0, 0, 0}, "fe12:3456:789a:bcde:214:: fe12:3456:789a:bcde:214::"},
+      {{0xfe, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0, 0}, "fe12:3456:789a:bcde:214:4fff:fe0b:0 fe12:3456:789a:bcde:214:4fff:fe0b:0"},
+      {{0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3}, "1:0:0:2::3 1:0:0:2::3"},
+      {{0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4}, "1::2:0:0:3:4 1::2:0:0:3:4"},
+      {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+       "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"},
+  };
+  std::string expected;
+  for (const auto& [bytes, text] : addresses) expected += std::string(text) + "\n";
+  CHECK(run("testapp:::address { printf(\"%s %s\\n\", inet_ntoa6((void *)arg0), inet_ntop(AF_INET6, (void *)arg0)); }",
+            [&](auto&) {
+              for (const auto& a : addresses) address(a.first.data());
+            }) == expected + "\n");
+  // IPv4: the first four bytes in memory order, for inet_ntoa and any family but AF_INET6;
+  // strict or not as inet_ntoa6's constant says; strsize - 1 characters at most.
+  const std::uint8_t ipv4[4] = {192, 168, 1, 23};
+  CHECK(run("testapp:::address { printf(\"%s %s %s\\n\", inet_ntoa((ipaddr_t *)arg0), inet_ntop(AF_INET, (void *)arg0),\n"
+            "  inet_ntop(-1, (void *)arg0)); }",
+            [&](auto&) { address(ipv4); }) == "192.168.1.23 192.168.1.23 192.168.1.23\n\n");
+  const std::uint8_t v4_compatible[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255};
+  CHECK(run("testapp:::address { printf(\"%s %s\\n\", inet_ntoa6((void *)arg0, 0), inet_ntoa6((void *)arg0, 7)); }",
+            [&](auto&) { address(v4_compatible); }) == "255.255.255.255 ::255.255.255.255\n\n");
+}
+
+TEST_CASE("inet_ntoa and inet_ntoa6 of a bad address fault", "[inproc]") {
+  CHECK(run("testapp:::address { trace(inet_ntoa((ipaddr_t *)arg0)); }\n"
+            "testapp:::address { trace(inet_ntoa6((void *)arg0)); }\n"
+            "ERROR { printf(\"clause %d fault %d value %d\\n\", arg2, arg4, arg5); }",
+            [](auto&) { address(reinterpret_cast<const std::uint8_t*>(16)); }) ==
+        "clause 0 fault 1 value 16\nclause 1 fault 1 value 16\n\n");
+  CHECK(run("#pragma D option strsize=8\n"
+            "testapp:::address { printf(\"%s\\n\", inet_ntoa((ipaddr_t *)arg0)); }",
+            [](auto&) {
+              const std::uint8_t ipv4[4] = {192, 168, 1, 23};
+              address(ipv4);
+            }) == "192.168\n\n");
 }
 
 TEST_CASE("profile-N fires once per CPU, tick-N once", "[inproc]") {
@@ -377,10 +428,18 @@ TEST_CASE("toupper, tolower, cleanpath, the byte-order and dev_t subroutines", "
             [](auto&) {}) == "f0de f0debc9a f0debc9a78563412 f0de f0debc9a f0debc9a78563412 234 56789\n\n");
 }
 
-TEST_CASE("strtok gives a string's first token; progenyof follows this process's parents", "[inproc]") {
+TEST_CASE("strtok gives a string's tokens; progenyof follows this process's parents", "[inproc]") {
   CHECK(run("BEGIN { printf(\"[%s][%s][%s][%s][%s]\\n\", strtok(\",,ab,cd\", \",\"), strtok(\"\", \",\"), strtok(\",,,\", \",\"),\n"
             "  strtok(\"abc\", \"\"), strtok(\" a b\", \"\\t \")); }",
             [](auto&) {}) == "[ab][][][abc][a]\n\n");
+  // strtok(NULL, ...) goes on from the delimiter that ended the last token, from clause to
+  // clause; 0 is NULL; a new string starts again; before any string there is "".
+  CHECK(run("BEGIN { printf(\"[%s]\", strtok(NULL, \",\")); printf(\"[%s]\", strtok(\"a,b;;c\", \",\")); }\n"
+            "BEGIN { printf(\"[%s]\", strtok(NULL, \";\")); printf(\"[%s]\", strtok(NULL, \",;\")); }\n"
+            "BEGIN { printf(\"[%s][%s]\", strtok(0, \",\"), strtok(NULL, \"\")); }\n"
+            "BEGIN { printf(\"[%s]\", strtok(\"x y\", \" \")); printf(\"[%s]\", strtok(NULL, \"\")); }\n"
+            "BEGIN { printf(\"[%s]\\n\", strtok(NULL, \" \")); }",
+            [](auto&) {}) == "[][a][,b][c][][][x][ y][]\n\n");
   CHECK(run("BEGIN { printf(\"%d %d %d %d\\n\", progenyof(pid), progenyof(ppid), progenyof(1), progenyof(-1)); }",
             [](auto&) {}) == "1 1 1 0\n\n");
 }

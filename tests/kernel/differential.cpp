@@ -5,8 +5,8 @@
 // formatting, the string subroutines both engines run (strjoin, toupper, tolower, lltostr,
 // stringof, substr, strchr, strrchr), the byte-order and dev_t subroutines, and the aggregating
 // functions over those values; then index, rindex, strstr, basename, dirname, cleanpath,
-// strtok and strtoll at their edges. Each expression sits in a BEGIN clause of its own, so that a fault
-// ends only its line.
+// strtok (with strtok(NULL, ...) going on) and strtoll at their edges. Each expression sits in a
+// BEGIN clause of its own, so that a fault ends only its line.
 // Each program runs as `DTPP -q -x engine=kernel -s FILE` and with engine=inproc; standard
 // output, standard error and the exit status are compared, and every difference is printed with
 // the program's clause.
@@ -200,7 +200,13 @@ const std::vector<std::string> edge_cases = {
     "strtoll(\"0xg\", 16)", "strtoll(\"12\", 2)",
     "strtok(\"  ab cd\", \" \")", "strtok(\"abc\", \"\")", "strtok(\"\", \"a\")", "strtok(\",,,\", \",\")",
     "strtok(s_path, \"/\")", "strtok(\"xx;yy\", \";x\")", "strtok(s_long, \"y\")", "strtok(s_tab, s_tab)",
-    "cleanpath(\"..\")", "cleanpath(\"/./a/../b\")", "cleanpath(\"\")", "cleanpath(\"/\")", "cleanpath(\"a/..\")",
+    "cleanpath(\"..\")",
+    // strtok(NULL, ...) goes on with the thread's string from clause to clause: these eight make
+    // one program of their own (cases 64 to 71), the last ones past an offset of 128.
+    "strtok(\"a,b;;c\", \",\")", "strtok(NULL, \";\")", "strtok(NULL, \",;\")", "strtok(0, \",\")",
+    "strtok(strjoin(substr(s_long, 10), \",yz\"), \",\")", "strtok(NULL, \"y\")", "strtok(NULL, \"\")",
+    "strtok(NULL, \"\")",
+    "cleanpath(\"/./a/../b\")", "cleanpath(\"\")", "cleanpath(\"/\")", "cleanpath(\"a/..\")",
     "cleanpath(\"../a/../../b\")", "cleanpath(\"/../x//y/./\")", "cleanpath(\"a/b/c/../../d\")",
     "cleanpath(\"...\")", "cleanpath(s_path)", "cleanpath(\"/a/b/..\")", "cleanpath(\"./.\")",
     "cleanpath(\"a/../../..\")", "cleanpath(\"/..\")", "cleanpath(\"a//b//\")", "cleanpath(s_long)",

@@ -97,7 +97,7 @@ enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
-  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca,
+  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca, inet_ntoa, inet_ntoa6, inet_ntop,
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -143,6 +143,9 @@ inline std::string_view name(subroutine s) {
     case subroutine::umod: return "umod";
     case subroutine::copyin: return "copyin";
     case subroutine::alloca: return "alloca";
+    case subroutine::inet_ntoa: return "inet_ntoa";
+    case subroutine::inet_ntoa6: return "inet_ntoa6";
+    case subroutine::inet_ntop: return "inet_ntop";
     case subroutine::action: return "action";
   }
   return "?";
@@ -161,7 +164,7 @@ struct expr {
     assign,       ///< operation: assign, or a compound's arithmetic (add for +=); kids: target, value
     increment,    ///< operation: increment or decrement; value: 1 for prefix, 0 for postfix; kids: target
     cast,         ///< kids: operand; type: the target
-    call,         ///< function: the subroutine; kids: arguments
+    call,         ///< function: the subroutine; kids: arguments (strtok(NULL, d): d alone, going on with the thread's string)
     stringof,     ///< kids: operand
     /// The object `value` bytes past the address kids[0] (a pointer, or a struct or union object)
     /// in kernel memory: a struct, union or array stands for its address; an integer or pointer
