@@ -134,7 +134,8 @@ class btf_types final : public ir::type_table {
   std::optional<std::string> unavailable(const ir::probe& description) override {
     auto why = unavailable_reason(description);
     try {
-      if (why && !match_probes(description).empty()) return std::nullopt;
+      event_subsystems events;
+      if (why && !match_probes(description, events).empty()) return std::nullopt;
     } catch (const error&) {
       return std::nullopt;  // tracefs unreadable: running the program says why
     }
