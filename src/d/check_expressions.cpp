@@ -312,6 +312,7 @@ expr checker::value(const ast::node_ptr& n) {
 expr checker::object(const ast::node_ptr& n) {
   switch (n->kind) {
     case ast::node_kind::integer: return integer_literal(n);
+    case ast::node_kind::floating: fail("D_SYNTAX", "floating-point constants are not permitted", n->where);
     case ast::node_kind::character: return character_literal(n);
     case ast::node_kind::string: return string_constant(n->text, n->where);
     case ast::node_kind::macro: return macro(n);
@@ -413,7 +414,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {
     keys.push_back(value(n->kids[i]));
-    if (!keys.back().t.is_integer() && !keys.back().t.is_string())
+    if (!keys.back().t.is_integer() && !keys.back().t.is_string() && !keys.back().t.is_floating())
       fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
   }
   auto& table = thread_array ? thread_locals_ : globals_;
@@ -435,7 +436,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
                             (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
          n->where);
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (var.keys[i].is_string() != keys[i].t.is_string())
+    if (!key_fits(var.keys[i], keys[i].t))
       fail("D_PROTO_ARG", shown + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               var.keys[i].name + "\n\t      key: " + keys[i].t.name,
            n->kids[i + 1]->where);
@@ -525,7 +526,7 @@ expr checker::call(const ast::node_ptr& n) {
   for (std::size_t i = 0; i < count; ++i) {
     auto a = value(n->kids[i + 1]);
     const auto want = *named_type(s->params[i], options_.strsize);
-    if (want.is_string() != a.t.is_string() || a.t.is_void())
+    if (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating())
       fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
            n->kids[i + 1]->where);
@@ -630,6 +631,16 @@ expr checker::assign(const ast::node_ptr& n) {
   if (op == "=") v = null_as_string(std::move(v), target.t);
   if (target.t.is_string() != v.t.is_string())
     fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+  if (target.t.is_floating() || v.t.is_floating()) {
+    // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
+    if (op == "=")
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+    if (op == "+=" || op == "-=")
+      fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
+    const bool integral_only = op != "*=" && op != "/=";
+    fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+         op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+  }
   if (op != "=" && !target.t.is_integer())
     fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
   const auto target_step = pointer_step(target.t);
@@ -685,10 +696,14 @@ expr checker::binary(const ast::node_ptr& n) {
   } else if (comparison) {
     a = null_as_string(std::move(a), b.t);
     b = null_as_string(std::move(b), a.t);
-    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+    const bool floats = a.t.is_floating() || b.t.is_floating();
+    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void() || (floats && a.t != b.t))
       fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
     e.t = int_type();
-    if (a.t.is_integer()) {
+    if (floats) {
+      a = float_order(std::move(a));
+      b = float_order(std::move(b));
+    } else if (a.t.is_integer()) {
       const auto common = promote(a.t, b.t);
       a = cast_to(std::move(a), common);
       b = cast_to(std::move(b), common);
@@ -696,6 +711,8 @@ expr checker::binary(const ast::node_ptr& n) {
   } else {
     const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
     const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
+    if ((a.t.is_floating() || b.t.is_floating()) && (operation == ir::op::add || operation == ir::op::subtract))
+      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
@@ -794,6 +811,29 @@ expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& s
   return arithmetic(op, std::move(pointer), std::move(offset), t, where);
 }
 
+// A key of type `key` where a prototype (an array's or aggregation's first use) has `proto`, as
+// dtrace-utils' dt_node_is_argcompat allows: strings for strings, integers of any size for
+// integers, a float only for its own type.
+bool checker::key_fits(const type& proto, const type& key) {
+  if (proto.is_floating() || key.is_floating()) return proto == key;
+  return proto.is_string() == key.is_string();
+}
+
+// A float as an int64_t that orders as the float does (IEEE 754's totalOrder: -0 below +0, NaNs
+// beyond the infinities): its bits, sign-extended, with the bits below the sign flipped when the
+// sign is set. So every engine compares floats with integer instructions, as the kernel must.
+expr checker::float_order(expr f) {
+  const auto where = f.where;
+  const auto wide = integer_type("int64_t", 8, true);
+  const auto constant = [&](std::uint64_t v) { return integer_constant(v, true, false, where); };
+  const auto same_size = integer_type(f.t.size == 4 ? "int32_t" : "int64_t", f.t.size, true);
+  auto bits = cast_to(cast_to(std::move(f), same_size), wide);
+  auto sign = arithmetic(ir::op::shift_right, bits, constant(63), wide, where);  // all ones for a negative float
+  const auto unsigned_wide = integer_type("uint64_t", 8, false);
+  auto below_sign = arithmetic(ir::op::shift_right, cast_to(std::move(sign), unsigned_wide), constant(1), unsigned_wide, where);
+  return arithmetic(ir::op::bit_xor, std::move(bits), cast_to(std::move(below_sign), wide), wide, where);
+}
+
 expr checker::conditional(const ast::node_ptr& n) {
   auto c = value(n->kids[0]);
   if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
@@ -801,11 +841,12 @@ expr checker::conditional(const ast::node_ptr& n) {
   auto b = value(n->kids[2]);
   if ((a.kind == kind_t::call && a.t.is_void()) || (b.kind == kind_t::call && b.t.is_void()))
     fail("D_OP_ACT", "action cannot be used in a conditional context", n->where);
-  if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+  if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void() ||
+      ((a.t.is_floating() || b.t.is_floating()) && a.t != b.t))
     fail("D_OP_INCOMPAT", "operator ?: operands must have compatible types", n->where);
   expr e;
   e.kind = kind_t::conditional;
-  e.t = a.t.is_string() ? a.t : promote(a.t, b.t);
+  e.t = a.t.is_string() || a.t.is_floating() ? a.t : promote(a.t, b.t);
   e.where = n->where;
   if (e.t.is_integer()) {
     a = cast_to(std::move(a), e.t);

@@ -27,8 +27,9 @@ bool checker::accepts(const print::conversion& c, const type& t) {
     case print::conversion_argument::time: return t.is_integer() && t.size == 8;
     case print::conversion_argument::string: return t.is_string();
     case print::conversion_argument::stack: return t.is_stack();
+    case print::conversion_argument::floating: return t.is_floating();
     case print::conversion_argument::wide_string:
-    case print::conversion_argument::floating: return false;  // D makes neither
+    case print::conversion_argument::long_double: return false;  // dtpp's D makes neither
   }
   return false;
 }

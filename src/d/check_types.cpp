@@ -40,6 +40,7 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"dev_t", 4, false}};  // the kernel's dev_t: major in bits 20-31, minor in bits 0-19
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
+  if (clean == "float" || clean == "double") return type{type::category::floating, clean == "float" ? 4u : 8u, false, clean};
   if (clean == "string") return type{type::category::string, strsize, false, "string"};
   if (clean == "void") return void_type();
   return std::nullopt;
@@ -93,6 +94,10 @@ std::optional<type> checker::find_type(const std::string& name) {
 }
 
 void checker::declare(const ast::declaration& d) {
+  if (split_stars(d.type) == std::pair<std::string, int>{"long double", 0}) {  // 16 bytes: no engine's values hold it
+    error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
+    return;
+  }
   const auto t = find_type(d.type);
   if (!t || t->is_void()) {
     error("D_DECL_VOIDOBJ", (d.is_inline ? "cannot declare void inline: " : "cannot have void object: ") + d.name, d.where);
@@ -127,7 +132,7 @@ void checker::declare(const ast::declaration& d) {
     }
     try {
       const auto v = value(d.value);
-      if (v.t.is_string() != t->is_string() || v.t.is_void())
+      if (v.t.is_string() != t->is_string() || v.t.is_void() || v.t.is_floating() || t->is_floating())
         fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + t->name + "\" = \"" + v.t.name + "\"", d.value->where);
     } catch (const failed&) {
       return;
@@ -191,7 +196,9 @@ expr checker::cast(const ast::node_ptr& n) {
     v.t = void_type();
     return v;
   }
-  if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void())
+  // A float casts only to its own type (and to void, above): D converts no float to anything.
+  const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
+  if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
@@ -393,7 +400,8 @@ expr checker::string_of(const ast::node_ptr& n) {
   if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
   // A void * is bytes of unknown type, copyin()'s and alloca()'s: their string, as DTrace reads it.
   if (const auto target = pointed_to(v.t); target && target->is_void()) return memory_string(std::move(v), n->where);
-  if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
+  if (v.t.is_object() || v.t.is_floating())
+    fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
   e.kind = kind_t::stringof;
   e.t = {type::category::string, options_.strsize, false, "string"};
