@@ -629,12 +629,11 @@ expr checker::assign(const ast::node_ptr& n) {
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
   auto target = lvalue(n->kids[0], op, &v.t);
   if (op == "=") v = null_as_string(std::move(v), target.t);
-  if (target.t.is_string() != v.t.is_string())
-    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
-  if (target.t.is_floating() || v.t.is_floating()) {
-    // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
-    if (op == "=")
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+  const bool floats = target.t.is_floating() || v.t.is_floating();
+  // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
+  if (target.t.is_string() != v.t.is_string() || (floats && op == "="))
+    incompatible_operands(target.t.name, op, v.t.name, n->where);
+  if (floats) {
     if (op == "+=" || op == "-=")
       fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
     const bool integral_only = op != "*=" && op != "/=";
@@ -654,7 +653,7 @@ expr checker::assign(const ast::node_ptr& n) {
     if (!target_step || *target_step == 0)
       fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
     if (pointer_step(v.t))
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+      incompatible_operands(target.t.name, op, v.t.name, n->where);
     v = scaled(std::move(v), *target_step, n->where);
   }
   if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
@@ -678,7 +677,7 @@ expr checker::binary(const ast::node_ptr& n) {
       const std::string other_type = other->kind == ast::node_kind::aggregation ? "aggregation" : value(other).t.name;
       const std::string left = k == n->kids[0] ? "aggregation" : other_type;
       const std::string right = k == n->kids[0] ? other_type : "aggregation";
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + op + " \"" + right + "\"", n->where);
+      incompatible_operands(left, op, right, n->where);
     }
   auto a = value(n->kids[0]);
   auto b = value(n->kids[1]);
@@ -698,7 +697,7 @@ expr checker::binary(const ast::node_ptr& n) {
     b = null_as_string(std::move(b), a.t);
     const bool floats = a.t.is_floating() || b.t.is_floating();
     if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void() || (floats && a.t != b.t))
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
+      incompatible_operands(a.t.name, op, b.t.name, n->where);
     e.t = int_type();
     if (floats) {
       a = float_order(std::move(a));
@@ -712,7 +711,7 @@ expr checker::binary(const ast::node_ptr& n) {
     const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
     const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
     if ((a.t.is_floating() || b.t.is_floating()) && (operation == ir::op::add || operation == ir::op::subtract))
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
+      incompatible_operands(a.t.name, op, b.t.name, n->where);
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
@@ -792,7 +791,7 @@ expr checker::scaled(expr count, std::uint32_t step, ast::span where) {
 expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& spelled, ast::span where) {
   const auto a_step = pointer_step(a.t), b_step = pointer_step(b.t);
   const auto incompatible = [&] {
-    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + spelled + " \"" + b.t.name + "\"", where);
+    incompatible_operands(a.t.name, spelled, b.t.name, where);
   };
   if ((a_step && *a_step == 0) || (b_step && *b_step == 0)) incompatible();
   if (a_step && b_step) {
@@ -809,6 +808,11 @@ expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& s
   const auto t = pointer.t;
   auto offset = scaled(std::move(count), a_step ? *a_step : *b_step, where);
   return arithmetic(op, std::move(pointer), std::move(offset), t, where);
+}
+
+// D_OP_INCOMPAT, as DTrace words it: `operands have incompatible types: "int" = "float"`.
+void checker::incompatible_operands(const std::string& left, std::string_view op, const std::string& right, ast::span where) {
+  fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + std::string(op) + " \"" + right + "\"", where);
 }
 
 // A key of type `key` where a prototype (an array's or aggregation's first use) has `proto`, as

@@ -133,7 +133,7 @@ void checker::declare(const ast::declaration& d) {
     try {
       const auto v = value(d.value);
       if (v.t.is_string() != t->is_string() || v.t.is_void() || v.t.is_floating() || t->is_floating())
-        fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + t->name + "\" = \"" + v.t.name + "\"", d.value->where);
+        incompatible_operands(t->name, "=", v.t.name, d.value->where);
     } catch (const failed&) {
       return;
     }
