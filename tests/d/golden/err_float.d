@@ -38,6 +38,9 @@ BEGIN
 	a[d] = 2;
 	@k[f] = count();
 	@k[d] = count();
+	printa("%@e\n", @k);
+	@c = sum(1);
+	printa("%@G\n", @c);
 }
 
 BEGIN
