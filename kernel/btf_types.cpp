@@ -238,8 +238,14 @@ class btf_types final : public ir::type_table {
         out.id = id;
         break;
       }
+      case BTF_KIND_FLOAT:  // float and double: bits D prints with %e %f %g (long double: void)
+        if (t->size == 4 || t->size == 8) {
+          out.kind = type::category::floating;
+          out.size = t->size;
+        }
+        break;
       default:
-        break;  // floats, functions: nothing D reads (void)
+        break;  // functions: nothing D reads (void)
     }
     return out;
   }

@@ -79,7 +79,7 @@ void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
       keys.push_back(value_or_stack(target->kids[i]));
     }
   for (std::size_t i = 0; i < keys.size(); ++i)
-    if (!keys[i].t.is_integer() && !keys[i].t.is_string() && !keys[i].t.is_stack())
+    if (!keys[i].t.is_integer() && !keys[i].t.is_string() && !keys[i].t.is_stack() && !keys[i].t.is_floating())
       fail("D_KEY_TYPE", keys[i].t.name + " expression may not be used as aggregation index: key #" +
                              std::to_string(i + 1),
            keys[i].where);
@@ -129,7 +129,7 @@ void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
                               std::to_string(proto.size()) + " expected",
            target->where);
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (proto[i].is_string() != keys[i].t.is_string())
+      if (!key_fits(proto[i], keys[i].t))
         fail("D_PROTO_ARG", "@" + name + "[ ] key #" + std::to_string(i + 1) +
                                 " is incompatible with prototype:\n\tprototype: " + proto[i].name +
                                 "\n\t      key: " + keys[i].t.name,

@@ -314,6 +314,7 @@ expr checker::value(const ast::node_ptr& n) {
 expr checker::object(const ast::node_ptr& n) {
   switch (n->kind) {
     case ast::node_kind::integer: return integer_literal(n);
+    case ast::node_kind::floating: fail("D_SYNTAX", "floating-point constants are not permitted", n->where);
     case ast::node_kind::character: return character_literal(n);
     case ast::node_kind::string: return string_constant(n->text, n->where);
     case ast::node_kind::macro: return macro(n);
@@ -415,7 +416,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {
     keys.push_back(value(n->kids[i]));
-    if (!keys.back().t.is_integer() && !keys.back().t.is_string())
+    if (!keys.back().t.is_integer() && !keys.back().t.is_string() && !keys.back().t.is_floating())
       fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
   }
   auto& table = thread_array ? thread_locals_ : globals_;
@@ -437,7 +438,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
                             (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
          n->where);
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (var.keys[i].is_string() != keys[i].t.is_string())
+    if (!key_fits(var.keys[i], keys[i].t))
       fail("D_PROTO_ARG", shown + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               var.keys[i].name + "\n\t      key: " + keys[i].t.name,
            n->kids[i + 1]->where);
@@ -530,7 +531,7 @@ expr checker::call(const ast::node_ptr& n) {
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
     if (s->id == id::strtok && i == 0 && is_null(a)) continue;
     const auto want = *named_type(s->params[i], options_.strsize);
-    if (want.is_string() != a.t.is_string() || a.t.is_void() || !fits_pointer_parameter(want, a))
+    if (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating() || !fits_pointer_parameter(want, a))
       fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
            n->kids[i + 1]->where);
@@ -648,8 +649,17 @@ expr checker::assign(const ast::node_ptr& n) {
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
   auto target = lvalue(n->kids[0], op, &v.t);
   if (op == "=") v = null_as_string(std::move(v), target.t);
-  if (target.t.is_string() != v.t.is_string())
-    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+  const bool floats = target.t.is_floating() || v.t.is_floating();
+  // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
+  if (target.t.is_string() != v.t.is_string() || (floats && op == "="))
+    incompatible_operands(target.t.name, op, v.t.name, n->where);
+  if (floats) {
+    if (op == "+=" || op == "-=")
+      fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
+    const bool integral_only = op != "*=" && op != "/=";
+    fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
+         op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
+  }
   if (op != "=" && !target.t.is_integer())
     fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
   const auto target_step = pointer_step(target.t);
@@ -663,7 +673,7 @@ expr checker::assign(const ast::node_ptr& n) {
     if (!target_step || *target_step == 0)
       fail("D_OP_VFPTR", op_message(op, "requires left-hand scalar operand of known size"), n->where);
     if (pointer_step(v.t))
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + target.t.name + "\" " + op + " \"" + v.t.name + "\"", n->where);
+      incompatible_operands(target.t.name, op, v.t.name, n->where);
     v = scaled(std::move(v), *target_step, n->where);
   }
   if ((op == "/=" || op == "%=") && v.kind == kind_t::constant && v.value == 0)
@@ -687,7 +697,7 @@ expr checker::binary(const ast::node_ptr& n) {
       const std::string other_type = other->kind == ast::node_kind::aggregation ? "aggregation" : value(other).t.name;
       const std::string left = k == n->kids[0] ? "aggregation" : other_type;
       const std::string right = k == n->kids[0] ? other_type : "aggregation";
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + op + " \"" + right + "\"", n->where);
+      incompatible_operands(left, op, right, n->where);
     }
   auto a = value(n->kids[0]);
   auto b = value(n->kids[1]);
@@ -705,10 +715,14 @@ expr checker::binary(const ast::node_ptr& n) {
   } else if (comparison) {
     a = null_as_string(std::move(a), b.t);
     b = null_as_string(std::move(b), a.t);
-    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
-      fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + op + " \"" + b.t.name + "\"", n->where);
+    const bool floats = a.t.is_floating() || b.t.is_floating();
+    if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void() || (floats && a.t != b.t))
+      incompatible_operands(a.t.name, op, b.t.name, n->where);
     e.t = int_type();
-    if (a.t.is_integer()) {
+    if (floats) {
+      a = float_order(std::move(a));
+      b = float_order(std::move(b));
+    } else if (a.t.is_integer()) {
       const auto common = promote(a.t, b.t);
       a = cast_to(std::move(a), common);
       b = cast_to(std::move(b), common);
@@ -716,6 +730,8 @@ expr checker::binary(const ast::node_ptr& n) {
   } else {
     const bool shift = operation == ir::op::shift_left || operation == ir::op::shift_right;
     const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
+    if ((a.t.is_floating() || b.t.is_floating()) && (operation == ir::op::add || operation == ir::op::subtract))
+      incompatible_operands(a.t.name, op, b.t.name, n->where);
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
@@ -795,7 +811,7 @@ expr checker::scaled(expr count, std::uint32_t step, ast::span where) {
 expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& spelled, ast::span where) {
   const auto a_step = pointer_step(a.t), b_step = pointer_step(b.t);
   const auto incompatible = [&] {
-    fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + a.t.name + "\" " + spelled + " \"" + b.t.name + "\"", where);
+    incompatible_operands(a.t.name, spelled, b.t.name, where);
   };
   if ((a_step && *a_step == 0) || (b_step && *b_step == 0)) incompatible();
   if (a_step && b_step) {
@@ -814,6 +830,34 @@ expr checker::pointer_arithmetic(ir::op op, expr a, expr b, const std::string& s
   return arithmetic(op, std::move(pointer), std::move(offset), t, where);
 }
 
+// D_OP_INCOMPAT, as DTrace words it: `operands have incompatible types: "int" = "float"`.
+void checker::incompatible_operands(const std::string& left, std::string_view op, const std::string& right, ast::span where) {
+  fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + left + "\" " + std::string(op) + " \"" + right + "\"", where);
+}
+
+// A key of type `key` where a prototype (an array's or aggregation's first use) has `proto`, as
+// dtrace-utils' dt_node_is_argcompat allows: strings for strings, integers of any size for
+// integers, a float only for its own type.
+bool checker::key_fits(const type& proto, const type& key) {
+  if (proto.is_floating() || key.is_floating()) return proto == key;
+  return proto.is_string() == key.is_string();
+}
+
+// A float as an int64_t that orders as the float does (IEEE 754's totalOrder: -0 below +0, NaNs
+// beyond the infinities): its bits, sign-extended, with the bits below the sign flipped when the
+// sign is set. So every engine compares floats with integer instructions, as the kernel must.
+expr checker::float_order(expr f) {
+  const auto where = f.where;
+  const auto wide = integer_type("int64_t", 8, true);
+  const auto constant = [&](std::uint64_t v) { return integer_constant(v, true, false, where); };
+  const auto same_size = integer_type(f.t.size == 4 ? "int32_t" : "int64_t", f.t.size, true);
+  auto bits = cast_to(cast_to(std::move(f), same_size), wide);
+  auto sign = arithmetic(ir::op::shift_right, bits, constant(63), wide, where);  // all ones for a negative float
+  const auto unsigned_wide = integer_type("uint64_t", 8, false);
+  auto below_sign = arithmetic(ir::op::shift_right, cast_to(std::move(sign), unsigned_wide), constant(1), unsigned_wide, where);
+  return arithmetic(ir::op::bit_xor, std::move(bits), cast_to(std::move(below_sign), wide), wide, where);
+}
+
 expr checker::conditional(const ast::node_ptr& n) {
   auto c = value(n->kids[0]);
   if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
@@ -821,11 +865,12 @@ expr checker::conditional(const ast::node_ptr& n) {
   auto b = value(n->kids[2]);
   if ((a.kind == kind_t::call && a.t.is_void()) || (b.kind == kind_t::call && b.t.is_void()))
     fail("D_OP_ACT", "action cannot be used in a conditional context", n->where);
-  if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void())
+  if (a.t.is_string() != b.t.is_string() || a.t.is_void() || b.t.is_void() ||
+      ((a.t.is_floating() || b.t.is_floating()) && a.t != b.t))
     fail("D_OP_INCOMPAT", "operator ?: operands must have compatible types", n->where);
   expr e;
   e.kind = kind_t::conditional;
-  e.t = a.t.is_string() ? a.t : promote(a.t, b.t);
+  e.t = a.t.is_string() || a.t.is_floating() ? a.t : promote(a.t, b.t);
   e.where = n->where;
   if (e.t.is_integer()) {
     a = cast_to(std::move(a), e.t);

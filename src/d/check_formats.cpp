@@ -27,8 +27,9 @@ bool checker::accepts(const print::conversion& c, const type& t) {
     case print::conversion_argument::time: return t.is_integer() && t.size == 8;
     case print::conversion_argument::string: return t.is_string();
     case print::conversion_argument::stack: return t.is_stack();
+    case print::conversion_argument::floating: return t.is_floating();
     case print::conversion_argument::wide_string:
-    case print::conversion_argument::floating: return false;  // D makes neither
+    case print::conversion_argument::long_double: return false;  // dtpp's D makes neither
   }
   return false;
 }
@@ -101,9 +102,21 @@ void checker::validate_printa_format(ir::statement& st, const ast::node_ptr& n) 
   const auto& keys = aggregation_key_types_[st.aggregations[0] - 1];
   std::size_t key = 0;
   for (const auto& piece : st.parsed_format.pieces()) {
-    if (!piece.conv || piece.conv->aggregation) continue;
+    if (!piece.conv) continue;
     const auto& c = *piece.conv;
     const auto number = std::to_string(c.number);
+    if (c.aggregation) {
+      // An aggregation's value is an int64_t (count()'s a uint64_t), as dtrace-utils checks %@
+      // against it: no float conversion takes one.
+      if (c.info->kind == print::conversion_kind::floating)
+        fail("D_PRINTF_ARG_TYPE", "printa( ) aggregating action is incompatible with conversion #" + number +
+                                      " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
+                                      std::string(c.info->prototype) + "\n\t  argument: " +
+                                      (result_.program.aggregations[st.aggregations[0] - 1].fn.kind == agg::kind::count
+                                           ? "uint64_t" : "int64_t"),
+             n->kids[1]->where);
+      continue;
+    }
     for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision) + 1; ++star) {
       if (key >= keys.size())
         fail("D_PRINTF_ARG_PROTO", "printa( ) prototype mismatch: conversion #" + number +

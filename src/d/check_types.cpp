@@ -41,6 +41,7 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       {"ipaddr_t", 4, false}};  // an IPv4 address in network order (dtrace-utils' ip.d: __be32)
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
+  if (clean == "float" || clean == "double") return type{type::category::floating, clean == "float" ? 4u : 8u, false, clean};
   if (clean == "string") return type{type::category::string, strsize, false, "string"};
   if (clean == "void") return void_type();
   return std::nullopt;
@@ -94,6 +95,10 @@ std::optional<type> checker::find_type(const std::string& name) {
 }
 
 void checker::declare(const ast::declaration& d) {
+  if (split_stars(d.type) == std::pair<std::string, int>{"long double", 0}) {  // 16 bytes: no engine's values hold it
+    error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
+    return;
+  }
   const auto t = find_type(d.type);
   if (!t || t->is_void()) {
     error("D_DECL_VOIDOBJ", (d.is_inline ? "cannot declare void inline: " : "cannot have void object: ") + d.name, d.where);
@@ -128,8 +133,8 @@ void checker::declare(const ast::declaration& d) {
     }
     try {
       const auto v = value(d.value);
-      if (v.t.is_string() != t->is_string() || v.t.is_void())
-        fail("D_OP_INCOMPAT", "operands have incompatible types: \"" + t->name + "\" = \"" + v.t.name + "\"", d.value->where);
+      if (v.t.is_string() != t->is_string() || v.t.is_void() || v.t.is_floating() || t->is_floating())
+        incompatible_operands(t->name, "=", v.t.name, d.value->where);
     } catch (const failed&) {
       return;
     }
@@ -192,7 +197,9 @@ expr checker::cast(const ast::node_ptr& n) {
     v.t = void_type();
     return v;
   }
-  if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void())
+  // A float casts only to its own type (and to void, above): D converts no float to anything.
+  const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
+  if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
     fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
@@ -398,7 +405,8 @@ expr checker::string_of(const ast::node_ptr& n) {
   if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
   // A void * is bytes of unknown type, copyin()'s and alloca()'s: their string, as DTrace reads it.
   if (const auto target = pointed_to(v.t); target && target->is_void()) return memory_string(std::move(v), n->where);
-  if (v.t.is_object()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
+  if (v.t.is_object() || v.t.is_floating())
+    fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
   e.kind = kind_t::stringof;
   e.t = {type::category::string, options_.strsize, false, "string"};

@@ -233,6 +233,10 @@ class checker {
   expr scaled(expr count, std::uint32_t step, ast::span where);
   expr pointer_arithmetic(ir::op op, expr a, expr b, const std::string& spelled, ast::span where);
   expr conditional(const ast::node_ptr& n);
+  [[noreturn]] void incompatible_operands(const std::string& left, std::string_view op, const std::string& right,
+                                          ast::span where);
+  static bool key_fits(const type& proto, const type& key);
+  expr float_order(expr f);
 
   // ---- state -----------------------------------------------------------------------------------
 

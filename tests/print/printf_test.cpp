@@ -302,16 +302,35 @@ TEST_CASE("formats DTrace would reject print as written without consuming argume
   CHECK(printf_("[%I] [%P] [%d]\n", {i32(6), i32(7), i32(8)}) == "[%I] [%P] [6]\n");
   CHECK(printf_("50%") == "50%");
   CHECK(printf_("%-") == "%-");
-  SECTION("%@ belongs to printa, floats to C") {
-    CHECK(printf_("%@d|%d", {i32(7)}) == "%@d|7");
-    CHECK(printf_("%e|%d", {i32(1), i32(7)}) == "%e|7");
-  }
+  SECTION("%@ belongs to printa") { CHECK(printf_("%@d|%d", {i32(7)}) == "%@d|7"); }
   SECTION("a conversion without its argument prints as written") {
     CHECK(printf_("%d %d", {i32(1)}) == "1 %d");
     CHECK(printf_("%*d", {}) == "%*d");
   }
   SECTION("a value of the wrong kind prints as text") {
     CHECK(printf_("%d|%s|%c|%Y", {str("x"), i32(-3), str("y"), str("z")}) == "x|-3|y|z");
+  }
+}
+
+TEST_CASE("%e %E %f %g %G read a float's or a double's bits by their size, as dtrace-utils does",
+          "[print][printf]") {
+  const auto f32 = [](std::uint32_t bits) { return traced::integer(bits, 4, false); };
+  const auto f64 = [](std::uint64_t bits) { return traced::integer(static_cast<std::int64_t>(bits), 8, false); };
+  // The zero of an unassigned variable, as actions/printf/tst.conv_*_{float,double} print it.
+  CHECK(printf_("%e %E %f %g %G", {f32(0), f32(0), f32(0), f32(0), f32(0)}) == "0.000000e+00 0.000000E+00 0.000000 0 0");
+  CHECK(printf_("%e %E %f %g %G", {f64(0), f64(0), f64(0), f64(0), f64(0)}) == "0.000000e+00 0.000000E+00 0.000000 0 0");
+  CHECK(printf_("%f %g %e", {f32(0x3fc00000), f32(0xbfc00000), f32(0x7f7fffff)}) == "1.500000 -1.5 3.402823e+38");
+  CHECK(printf_("%f %g", {f32(0x80000000), f32(1)}) == "-0.000000 1.4013e-45");  // -0, the least denormal
+  // %F is not in DTrace's table: printed as written, it takes no argument.
+  CHECK(printf_("%f %F|%e %G %E", {f32(0x7f800000), f32(0xff800000), f32(0x7fc00000), f64(0xfff0000000000000)}) ==
+        "inf %F|-inf NAN -INF");
+  CHECK(printf_("%g %.10e %G", {f64(0x3ff0000000000001), f64(0x7fefffffffffffff), f64(0x0000000000000001)}) ==
+        "1 1.7976931349e+308 4.94066E-324");
+  SECTION("flags, widths and precisions, fixed or from arguments") {
+    CHECK(printf_("[%12.3e] [%-10f] [%+f] [% f] [%#g] [%010.2f] [%*.*f]",
+                  {f32(0x3fc00000), f64(0xc004000000000000), f32(0x3fc00000), f32(0x3fc00000), f32(0x3fc00000),
+                   f64(0xc004000000000000), i32(8), i32(1), f32(0x40490fdb)}) ==
+          "[   1.500e+00] [-2.500000 ] [+1.500000] [ 1.500000] [1.50000] [-000002.50] [     3.1]");
   }
 }
 

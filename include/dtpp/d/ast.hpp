@@ -15,6 +15,7 @@ using span = d::span;
 
 enum class node_kind : std::uint8_t {
   integer,      ///< text: the literal as written (digits and suffix)
+  floating,     ///< text: a floating-point literal as written, which D refuses
   character,    ///< text: the character's value after escapes (one or more bytes)
   string,       ///< text: the string after escapes
   identifier,   ///< text: the name

@@ -178,6 +178,7 @@ const auto identifier_text =
 struct type_words_type : x3::symbols<int> {
   type_words_type() {
     for (const char* w : {"char", "short", "int", "long", "signed", "unsigned", "string", "void",
+                          "float", "double",
                           "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
                           "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "size_t",
                           "ssize_t", "pid_t", "id_t", "uid_t", "gid_t", "processorid_t",
@@ -210,6 +211,12 @@ const auto typedef_pointer_name = x3::rule<class typedef_pointer_name, std::stri
 const auto integer_text = x3::rule<class integer_text, std::string>{"integer"} = x3::raw[
     x3::lexeme[((x3::lit("0x") | "0X") >> +xdigit | +digit) >> -x3::char_("uU") >>
                -x3::char_("lL") >> -x3::char_("lL") >> word_end]];
+
+// What DTrace's lexer reads as a floating-point constant (to refuse it): digits with a '.', an
+// exponent or an f suffix, or a '.' and digits. Tried before integer_text, which it outlasts.
+const auto floating_text = x3::rule<class floating_text, std::string>{"floating-point constant"} = x3::raw[
+    x3::lexeme[(+digit >> '.' >> *digit | '.' >> +digit | +digit >> &x3::char_("eEfF")) >>
+               -(x3::char_("eE") >> -x3::char_("+-") >> +digit) >> -x3::char_("fFlL") >> word_end]];
 
 const auto string_body = x3::rule<class string_body, std::string>{"string"} =
     x3::raw[*(('\\' >> (x3::char_ - x3::eol)) | (x3::char_ - '"' - '\\' - x3::eol))];
@@ -311,6 +318,7 @@ const auto xlate_action = [](auto& ctx) {
 };
 
 const auto primary_def = x3::eps[open_node] >> (
+    floating_text[leaf<node_kind::floating>{}] |
     integer_text[leaf<node_kind::integer>{}] |
     quoted_char[text_leaf{node_kind::character}] |
     quoted_string[text_leaf{node_kind::string}] |

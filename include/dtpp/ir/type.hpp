@@ -8,7 +8,8 @@
 
 namespace dtpp::ir {
 
-/// A D type: integers of 1, 2, 4 or 8 bytes, strings of strsize bytes, void, or a stack: a
+/// A D type: integers of 1, 2, 4 or 8 bytes, floats (float, 4 bytes; double, 8), strings of
+/// strsize bytes, void, or a stack: a
 /// kernel stack's program counters (stack()), or a process id and its user stack's (ustack()),
 /// 8 bytes each, ended by a zero when there are fewer than room for.
 ///
@@ -17,8 +18,12 @@ namespace dtpp::ir {
 /// stores, compares, prints and keys it as the integer it is. A struct, union or array is never a
 /// value: an expression of that type stands for the object's address (as an array does in C),
 /// which member access, `*`, stringof and sizeof take.
+///
+/// A float is its bits, as dtrace-utils keeps it: D does no arithmetic on floats (no kernel
+/// engine could), so every engine loads, stores, records and keys one as the unsigned integer of
+/// its size, and only printf's %e %f %g read the bits as a number (print/format.hpp).
 struct type {
-  enum class category : std::uint8_t { void_type, integer, string, stack, ustack, record, array };
+  enum class category : std::uint8_t { void_type, integer, string, stack, ustack, record, array, floating };
   category kind = category::void_type;
   std::uint32_t size = 0;
   bool is_signed = false;
@@ -32,6 +37,7 @@ struct type {
 
   bool is_integer() const { return kind == category::integer; }
   bool is_string() const { return kind == category::string; }
+  bool is_floating() const { return kind == category::floating; }
   bool is_void() const { return kind == category::void_type; }
   bool is_stack() const { return kind == category::stack || kind == category::ustack; }
   bool is_pointer() const { return kind == category::integer && pointee != 0; }

@@ -26,7 +26,7 @@ enum class conversion_kind : std::uint8_t {
   stack,              ///< k
   time,               ///< Y
   time_rfc822,        ///< T
-  floating,           ///< e E f g G and their L forms: D has no floats, so printed as written
+  floating,           ///< e E f g G and their L forms: a float's or double's bits as a number
 };
 
 /// What argument a conversion takes, as far as D's types tell them apart.
@@ -37,7 +37,8 @@ enum class conversion_argument : std::uint8_t {
   string,
   wide_string,  ///< a wchar_t array, which D cannot make
   stack,        ///< stack() or ustack()
-  floating,     ///< a float, which D cannot make
+  floating,     ///< a float or a double
+  long_double,  ///< a long double, which dtpp's D has not
 };
 
 /// One entry of DTrace's conversion table (libdtrace's dt_printf.c dictionary, the same names):
@@ -97,11 +98,11 @@ inline constexpr conversion_info conversion_table[] = {
     {"llu", conversion_kind::integer, 'u', -1, conversion_argument::integer, "unsigned long long"},
     {"llx", conversion_kind::integer, 'x', -1, conversion_argument::integer, "long long"},
     {"llX", conversion_kind::integer, 'X', -1, conversion_argument::integer, "long long"},
-    {"Le", conversion_kind::floating, 'e', 0, conversion_argument::floating, "long double"},
-    {"LE", conversion_kind::floating, 'E', 0, conversion_argument::floating, "long double"},
-    {"Lf", conversion_kind::floating, 'f', 0, conversion_argument::floating, "long double"},
-    {"Lg", conversion_kind::floating, 'g', 0, conversion_argument::floating, "long double"},
-    {"LG", conversion_kind::floating, 'G', 0, conversion_argument::floating, "long double"},
+    {"Le", conversion_kind::floating, 'e', 0, conversion_argument::long_double, "long double"},
+    {"LE", conversion_kind::floating, 'E', 0, conversion_argument::long_double, "long double"},
+    {"Lf", conversion_kind::floating, 'f', 0, conversion_argument::long_double, "long double"},
+    {"Lg", conversion_kind::floating, 'g', 0, conversion_argument::long_double, "long double"},
+    {"LG", conversion_kind::floating, 'G', 0, conversion_argument::long_double, "long double"},
     {"o", conversion_kind::integer, 'o', -1, conversion_argument::integer, detail::any_integer},
     {"p", conversion_kind::integer, 'x', -1, conversion_argument::integer, detail::pointer},
     {"s", conversion_kind::string, 's', 0, conversion_argument::string, detail::c_string},

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
@@ -244,9 +245,14 @@ inline void print_conversion(std::string& out, const conversion& c, long long wi
     case t::time_rfc822:
       if (!integer) return as_string(text_of(v));
       return as_string(time_rfc822_text(v.bits));
-    case t::floating:
-      out += c.text;
-      return;
+    case t::floating: {
+      // The bits of a float (4 bytes) or a double (8), read as dtrace-utils' pfprint_fp reads
+      // them, by their size; the D checker lets only floats reach a floating conversion.
+      if (!integer || (v.size != 4 && v.size != 8)) return as_string(text_of(v));
+      const auto number = v.size == 4 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v.bits)))
+                                      : std::bit_cast<double>(v.bits);
+      return append_spec(out, spec(c, width, precision, "", info.letter), number);
+    }
   }
 }
 
