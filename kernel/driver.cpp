@@ -611,7 +611,8 @@ struct driver::state {
       process_noters.emplace_back(bpf_prog_load(type, "dtpp_noter", "GPL", code.data(), code.size(), nullptr));
       if (process_noters.back().get() < 0) throw error("loading the process noting program: " + errno_text(errno));
     }
-    auto exec = match_probes({"proc", "vmlinux", "", "exec-success", {}}, tracefs_events);
+    // The tracepoint itself: proc:::exec-success is a raw tracepoint program's, for its translator.
+    auto exec = match_probes({"tracepoint", "sched", "", "sched_process_exec", {}}, tracefs_events);
     if (exec.size() != 1) throw error("tracefs has no sched_process_exec event");
     if (const auto why = attach(exec.front(), process_noters[0].get())) throw error("noting new processes: " + *why);
     // The loader x86-64's ABI names, which dynamic programs ask for (the command itself may be

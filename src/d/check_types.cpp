@@ -38,6 +38,7 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
       // The Linux kernel's own short names (linux/types.h), which Linux DTrace knows from its BTF.
       {"ushort", 2, false}, {"uint", 4, false}, {"ulong", 8, false},
       {"dev_t", 4, false},  // the kernel's dev_t: major in bits 20-31, minor in bits 0-19
+      {"loff_t", 8, true},  // a file offset (fileinfo_t's fi_offset, as in dtrace-utils' io.d)
       {"ipaddr_t", 4, false}};  // an IPv4 address in network order (dtrace-utils' ip.d: __be32)
   for (const auto& e : table)
     if (clean == e.name) return integer_type(clean, e.size, e.is_signed);
