@@ -16,7 +16,10 @@ int main(int argc, char* argv[]) {
   const int threads = std::atoi(argv[1]);
   const long getppids = std::atol(argv[2]), reads = std::atol(argv[3]), writes = std::atol(argv[4]);
   const long sleeps = argc == 6 ? std::atol(argv[5]) : 0;
-  const int zero = ::open("/dev/zero", O_RDONLY), null = ::open("/dev/null", O_WRONLY);
+  // The paths on the stack: probes copy them in at openat (copyin, copyinstr), and a BPF program
+  // cannot fault in a page of .rodata this process has not touched yet (an invalid address).
+  char zero_path[] = "/dev/zero", null_path[] = "/dev/null";
+  const int zero = ::open(zero_path, O_RDONLY), null = ::open(null_path, O_WRONLY);
   if (zero < 0 || null < 0) return 1;
   const auto work = [&] {
     char byte = 0;
