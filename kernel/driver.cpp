@@ -728,33 +728,6 @@ struct driver::state {
     return off <= 1;
   }
 
-  // The most keys aggregation i can hold, when every key of every update of it is the same at
-  // each firing of a probe (constants, probeprov, probemod, probefunc, probename): one a probe
-  // and statement. Nothing when a key can vary, or when a followed process may bring probes.
-  // `@[probefunc] = count()` on three system calls then gets a hash of three entries, whose
-  // bucket array is not aggsize's 64 Ki buckets (1 MiB, allocated and charged at creation).
-  std::optional<std::size_t> keys_at_most(std::size_t i) const {
-    const auto varid = static_cast<std::uint32_t>(i + 1);
-    const auto same_at_each_firing = [](const ir::expr& e) {
-      const auto* k = e.kind == ir::expr::kind_t::cast ? &e.kids[0] : &e;
-      if (k->kind == ir::expr::kind_t::constant || k->kind == ir::expr::kind_t::string) return true;
-      if (k->kind != ir::expr::kind_t::builtin) return false;
-      const auto b = static_cast<ir::builtin>(k->index);
-      return b == ir::builtin::probeprov || b == ir::builtin::probemod || b == ir::builtin::probefunc ||
-             b == ir::builtin::probename;
-    };
-    if (follows_processes(program)) return std::nullopt;
-    std::size_t keys = 0;
-    for (const auto& t : targets)
-      for (const auto c : t.info.clauses)
-        for (const auto& s : program.clauses[c].statements) {
-          if (s.kind != ir::action::aggregate || s.aggregation != varid) continue;
-          if (!std::all_of(s.keys.begin(), s.keys.end(), same_at_each_firing)) return std::nullopt;
-          ++keys;
-        }
-    return keys;
-  }
-
   // A keyed aggregation's hash is allocated as keys come (BPF_F_NO_PREALLOC) when an element is
   // always ready (above): preallocating aggsize's entries was most of the time attaching took
   // (33 ms of 39 for three system-call probes on this project's host). Otherwise it is
@@ -770,8 +743,7 @@ struct driver::state {
       // Entries: aggsize per CPU, as DTrace sizes its per-CPU aggregation buffers.
       const auto slot = plan.slot_size[i];
       const std::size_t cached = plan.cache_map[i] ? cache_bytes(i) / cpus : 0;
-      const auto fit = (options.aggsize - cached) / (plan.key_size[i] + slot);
-      const auto entries = std::max<std::size_t>(std::min(fit, keys_at_most(i).value_or(fit)), 1);
+      const auto entries = std::max<std::size_t>((options.aggsize - cached) / (plan.key_size[i] + slot), 1);
       if (d.keys.empty()) maps.push_back(make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_agg", 4, value, 1));
       else
         maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_agg", plan.key_size[i], slot * cpus,

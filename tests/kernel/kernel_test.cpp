@@ -652,26 +652,6 @@ TEST_CASE("a bare BEGIN is dtrace's probe alone, and tracepoint:::BEGIN finds an
   CHECK(names({"tracepoint", "", "", "BEGIN", {}}) == std::vector<std::string>{"tracepoint:dtpp_tests::BEGIN"});
 }
 
-// Keys that are the same at every firing of a probe (probefunc, constants) can be no more than
-// one a probe and statement: the hash holds that many entries (three here), not aggsize's.
-// quantize() has no front cache, so every key is in the hash.
-TEST_CASE("an aggregation keyed by probe names holds each of its keys, in a hash of that many") {
-  REQUIRE_KERNEL();
-  const auto mine = "/pid == " + me() + "/";
-  kernel::driver k(compile("syscall::getppid:entry, syscall::getpid:entry " + mine + " { @[probefunc] = quantize(1); }"
-                           " syscall::getppid:entry " + mine + " { @[\"both\"] = quantize(2); }"));
-  k.go();
-  getppids(3);
-  for (int i = 0; i < 2; ++i) ::syscall(SYS_getpid);
-  k.stop();
-  CHECK(k.take_drops().empty());
-  const auto snap = k.aggregation(1).snapshot();
-  std::vector<std::string> keys;
-  for (std::size_t row = 0; row < snap.size(); ++row) keys.push_back(snap.key(row).records[0].string);
-  std::sort(keys.begin(), keys.end());
-  CHECK(keys == std::vector<std::string>{"both", "getpid", "getppid"});
-}
-
 TEST_CASE("a full aggregation or dynamic-variable map counts drops exactly") {
   REQUIRE_KERNEL();
   // A count() entry per CPU: 8-byte key and a 64-byte slot (generation and word, cache-line
