@@ -21,6 +21,7 @@ constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
 constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERROR clauses go back to
 constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
+constexpr std::int64_t pt_regs_ip_slot = 16;      // x86-64 pt_regs: ip, the word at byte 128
 
 std::int16_t temp(int depth) {
   if (depth >= temp_slots) throw error("expression nests too deeply for the kernel engine");
@@ -422,6 +423,19 @@ class builder {
       return;
     }
     get_stack({at.base, at.offset + skip}, e.t.size - skip, flags);
+    if (flags == BPF_F_USER_STACK && t_->type == target::kind::user_entry && t_->entry_skip != 0)
+      rewind_entry_frame({at.base, at.offset + skip});
+  }
+
+  // A user stack taken past a function's endbr64 starts at the function, as at any other entry
+  // probe: its first frame goes back over the skipped bytes (left 0 when the stack is empty).
+  void rewind_entry_frame(place first) {
+    const auto empty = e_.make_label();
+    e_.load(r0, first.base, off16(first.offset));
+    e_.jump_if(BPF_JEQ, r0, 0, empty);
+    e_.alu(BPF_SUB, r0, static_cast<std::int32_t>(t_->entry_skip));
+    e_.store(first.base, off16(first.offset), r0);
+    e_.bind(empty);
   }
 
   // bpf_get_stack() of `bytes` into `at` (flags: 0 or BPF_F_USER_STACK); r0: the bytes it wrote,
@@ -443,7 +457,7 @@ class builder {
     }
     // A return probe fires at the return address: the caller is where it fires.
     if (user && !depth && t_->type == target::kind::user_return) {
-      e_.load(r0, r6, 128);  // ip
+      e_.load(r0, r6, off16(8 * pt_regs_ip_slot));
       return;
     }
     // At a function's entry its frame is not made yet: the caller is the return address on top
@@ -2045,6 +2059,9 @@ class builder {
         if (t_->type != target::kind::user_entry && t_->type != target::kind::user_return && t_->type != target::kind::usdt)
           throw error("uregs[] is available in pid and USDT clauses only", e.where);
         e_.load(r0, r6, off16(static_cast<std::uint32_t>(8 * e.value)));
+        // An entry probe placed past the function's endbr64 reports the function's own address.
+        if (e.value == pt_regs_ip_slot && t_->type == target::kind::user_entry)
+          e_.alu(BPF_SUB, r0, static_cast<std::int32_t>(t_->entry_skip));
         return;
       case builtin::caller: return stack_builtin(false, false);
       case builtin::ucaller: return stack_builtin(true, false);
