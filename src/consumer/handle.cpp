@@ -127,7 +127,12 @@ void handle::exec(const program& p) {
     if (!enabled[i]) run_program.clauses[i].probes.clear();
   try {
     const auto& chosen = engine::select(engines_, run_program, options_.engine());
-    const engine::run_options run{program_name_, options_.size("bufsize", 4u << 20),
+    // The engine's buffer carries firings to the consumer. Under ring and fill, bufsize is the
+    // consumer's principal_buffer, which keeps or drops them; the carrier keeps the default size.
+    constexpr std::size_t default_bufsize = 4u << 20;
+    const auto bufsize = options_.size("bufsize", default_bufsize);
+    const bool switching = options_.number("bufpolicy").value_or(2) == static_cast<std::int64_t>(principal_buffer::policy::switching);
+    const engine::run_options run{program_name_, switching ? bufsize : std::max(bufsize, default_bufsize),
                                   options_.size("aggsize", 4u << 20),
                                   options_.size("dynvarsize", 1u << 20),
                                   static_cast<std::size_t>(options_.number("nspec").value_or(1)),

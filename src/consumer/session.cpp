@@ -101,6 +101,8 @@ void session::go() {
   if (options_.size("bufsize", 1) == 0)
     throw engine_error(EBUSY, "failed to go", "Enabling exceeds size of buffer", d::diagnostic::nowhere, "");
   try {
+    const auto policy = static_cast<principal_buffer::policy>(options_.number("bufpolicy").value_or(2));
+    buffer_.emplace(engine_->program(), engine_->probes(), policy, options_.size("bufsize", 4u << 20));
     engine_->go();
   } catch (const engine::error& e) {
     throw engine_error(EBUSY, "failed to go", e.what(), e.where, e.tag);
@@ -227,7 +229,12 @@ void session::settle_speculation(std::uint32_t id, bool commit) {
 }
 
 void session::drain(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record) {
-  for (auto& f : engine_->take_records()) pending_.push_back(std::move(f));
+  auto taken = engine_->take_records();
+  if (buffer_) {
+    taken = buffer_->admit(std::move(taken), stopped_);
+    if (buffer_->full()) stop();  // a fill buffer that filled ends tracing, as exit() does
+  }
+  for (auto& f : taken) pending_.push_back(std::move(f));
   last_switch_ = clock::now();
   std::string text;
   // Printed text goes out before each callback, so that what a callback writes to `out`

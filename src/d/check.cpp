@@ -14,6 +14,30 @@
 namespace dtpp::d {
 
 namespace detail {
+namespace {
+
+// ir::clause's buffer_size and buffer_alignment. A record aligns as its scalar (1, 2, 4 or 8
+// bytes), a stack as its 8-byte frames, anything else (strings, arrays, structs) at bytes.
+// Assignments and aggregating write nothing; a clause with any other action writes a firing.
+void set_buffer_extent(ir::clause& c) {
+  constexpr std::uint32_t epid_bytes = 4;
+  const auto round_up = [](std::uint32_t n, std::uint32_t a) { return (n + a - 1) / a * a; };
+  bool written = c.default_action;
+  std::uint32_t size = epid_bytes, alignment = epid_bytes;
+  for (const auto& s : c.statements) {
+    written |= s.kind != ir::action::expression && s.kind != ir::action::aggregate;
+    for (const auto& r : s.records) {
+      const bool scalar = (r.t.is_integer() || r.t.is_floating()) && (r.size == 1 || r.size == 2 || r.size == 4 || r.size == 8);
+      const std::uint32_t a = r.t.is_stack() ? 8 : scalar ? r.size : 1;
+      size = round_up(size, a) + r.size;
+      alignment = std::max(alignment, a);
+    }
+  }
+  c.buffer_size = written ? round_up(size, epid_bytes) : 0;
+  c.buffer_alignment = alignment;
+}
+
+}  // namespace
 
 compile_result checker::run(const ast::program& program) {
   for (const auto& item : program.items) {
@@ -111,6 +135,7 @@ void checker::clause(const ast::clause& c) {
     }
   }
   out.data_size = offset;
+  set_buffer_extent(out);
   // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
   // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`). Its
   // errors are still reported in source order, before the actions'.

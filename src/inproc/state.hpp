@@ -237,7 +237,7 @@ class runner {
   }
 
   void emit(const ir::clause& clause) {
-    const std::size_t cost = record.size() + 16;
+    const std::size_t cost = clause.buffer_size;  // as DTrace's principal buffer counts it
     if (st.buffered_bytes + cost > st.options.bufsize) {
       st.drops.fetch_add(1, std::memory_order_relaxed);
       return;

@@ -11,11 +11,13 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/consumer/callbacks.hpp"
 #include "dtpp/consumer/error.hpp"
+#include "dtpp/consumer/principal_buffer.hpp"
 #include "dtpp/consumer/record_printer.hpp"
 #include "dtpp/engine/source.hpp"
 #include "dtpp/options/set.hpp"
@@ -94,6 +96,7 @@ class session {
   options::option_set& options_;
   bool testing_;
   record_printer printer_;                // refers to *engine_
+  std::optional<principal_buffer> buffer_;  // bufpolicy's view of the engine's firings, from go()
   std::deque<engine::firing> pending_;    // taken from the engine, not consumed yet
   struct speculative_buffer {
     std::deque<engine::firing> firings;

@@ -248,6 +248,10 @@ struct clause {
   std::vector<statement> statements;
   bool default_action = false;  ///< no body: trace the probe firing only
   std::uint32_t data_size = 0;  ///< bytes of records all its statements add
+  /// What a firing takes in DTrace's principal buffer (bufsize counts these): a 4-byte enabled
+  /// probe id, then each record at its alignment; 0 when it writes nothing. `buffer_alignment`:
+  /// where such a firing may start.
+  std::uint32_t buffer_size = 0, buffer_alignment = 4;
   d::span where;
 };
 
