@@ -573,28 +573,34 @@ inline void compiled_update::run(runner& r) const {
   for (const auto& u : updates) u.run(r);
 }
 
-// A direct update for one policy. The operands the policy ignores (count()'s value, the
-// increment outside the quantize family) are not even read.
-template <class Policy>
+// A direct update for one policy and its operands' sources, so that a constant operand is not
+// even tested at a firing. The operands the policy ignores (count()'s value, the increment
+// outside the quantize family) are not read at all.
+template <class Policy, bool ValueIsArgument, bool IncrIsArgument>
 void apply_direct(const direct_update& d, std::span<const std::int64_t> args) {
   constexpr auto kind = Policy::kind;
   const std::int64_t x =
-      kind == agg::kind::count ? 0 : integer_operand::read(d.value_is_argument, d.value, args);
+      kind == agg::kind::count ? 0 : integer_operand::read(ValueIsArgument, d.value, args);
   const std::int64_t by =
-      agg::is_histogram(kind) ? integer_operand::read(d.incr_is_argument, d.incr, args) : 1;
+      agg::is_histogram(kind) ? integer_operand::read(IncrIsArgument, d.incr, args) : 1;
   std::uint64_t* row = fixed_row(*d.aggregation, d.step, *d.update);
   static_cast<const Policy*>(d.policy)->add(row, x, by);
+}
+template <class Policy>
+direct_update::apply_fn apply_for(bool value_is_argument, bool incr_is_argument) {
+  if (value_is_argument)
+    return incr_is_argument ? &apply_direct<Policy, true, true> : &apply_direct<Policy, true, false>;
+  return incr_is_argument ? &apply_direct<Policy, false, true> : &apply_direct<Policy, false, false>;
 }
 
 direct_update direct_update::of(const compiled_update& u) {
   using source = integer_operand::source;
   direct_update d{.aggregation = u.aggregation, .step = u.step, .update = &u,
-                  .value = u.value.n, .incr = u.incr.n,
-                  .value_is_argument = u.value.from == source::argument,
-                  .incr_is_argument = u.incr.from == source::argument};
+                  .value = u.value.n, .incr = u.incr.n};
   std::visit(
       [&](const auto& policy) {
-        d.apply = &apply_direct<std::decay_t<decltype(policy)>>;
+        d.apply = apply_for<std::decay_t<decltype(policy)>>(u.value.from == source::argument,
+                                                             u.incr.from == source::argument);
         d.policy = &policy;
       },
       u.fn);

@@ -106,8 +106,9 @@ struct compiled_update {
 };
 
 // A direct update as a firing runs it: flat in its probe's array, so that the firing follows no
-// pointer to the compiled_update, and applied by a function made for its policy (a template
-// instance chosen when the engine is made) instead of a switch on the policy at every firing.
+// pointer to the compiled_update, and applied by a function made for its policy and operands (a
+// template instance chosen when the engine is made) instead of a switch on the policy and
+// tests of the operands' sources at every firing.
 struct direct_update {
   using apply_fn = void (*)(const direct_update&, std::span<const std::int64_t> args);
   apply_fn apply = nullptr;
@@ -115,10 +116,8 @@ struct direct_update {
   std::uint64_t step = 0;               // compiled_update::step
   const void* policy = nullptr;         // the policy compiled_update::fn holds
   const compiled_update* update = nullptr;  // the fixed key and its hash, for a row not cached yet
-  std::int64_t value = 0;               // a constant, or an argument's index
+  std::int64_t value = 0;  // a constant, or an argument's index: apply knows which
   std::int64_t incr = 1;
-  bool value_is_argument = false;
-  bool incr_is_argument = false;
 
   static direct_update of(const compiled_update& u);  // compile.cpp
 };
