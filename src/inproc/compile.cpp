@@ -534,11 +534,18 @@ inline std::uint64_t next_step() {
   static std::atomic<std::uint64_t> id{1};
   return id++;
 }
+// A row not in the cache (never used by this thread, or its entry taken by another step's):
+// looked up or made, then cached; out of line, so that a firing's common path stays short.
+// The update's key and hash are read there only.
+[[gnu::noinline]] std::uint64_t* cache_row(cached_row& cached, const compiled_update& u) {
+  cached = {u.step, u.aggregation->words(u.fixed_key, u.fixed_hash)};
+  return cached.words;
+}
 inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
-                                const agg::dynamic_key& key, std::uint64_t hash) {
+                                const compiled_update& u) {
   auto& cached = row_cache[step % std::size(row_cache)];
   if (cached.step != step) [[unlikely]]
-    cached = {step, a.words(key, hash)};
+    return cache_row(cached, u);
   return a.current(cached.words);
 }
 
@@ -547,7 +554,7 @@ inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
   return aggregation->words(key, agg::dynamic_aggregation::hash(key));
 }
 inline std::uint64_t* compiled_update::fixed_row() const {
-  return detail::fixed_row(*aggregation, step, fixed_key, fixed_hash);
+  return detail::fixed_row(*aggregation, step, *this);
 }
 inline void compiled_update::add(std::uint64_t* row, std::int64_t x, std::int64_t by) const {
   std::visit([&](const auto& policy) { policy.add(row, x, by); }, fn);
@@ -560,29 +567,44 @@ inline void compiled_update::run(runner& r) const {
   const std::int64_t by = incr(r);
   add(key ? keyed_row(*key) : fixed_row(), x, by);
 }
-// With no closure among the operands, those the policy ignores (count()'s value, the increment
-// outside the quantize family) are not read at all.
-inline void compiled_update::run_direct(std::span<const std::int64_t> args) const {
-  std::uint64_t* row = fixed_row();
-  std::visit(
-      [&](const auto& policy) {
-        constexpr auto kind = std::decay_t<decltype(policy)>::kind;
-        const std::int64_t x = kind == agg::kind::count ? 0 : value.direct(args);
-        const std::int64_t by = agg::is_histogram(kind) ? incr.direct(args) : 1;
-        policy.add(row, x, by);
-      },
-      fn);
-}
-
 // Flattened: the updates, their operands and the policies' adds inline here, with calls left
 // only to closures and to the out-of-line paths (a key evaluated per firing, a new row).
 [[gnu::flatten]] void run_updates(runner& r, const std::vector<compiled_update>& updates) {
   for (const auto& u : updates) u.run(r);
 }
-[[gnu::flatten]] void fire_direct(engine::state& st, const bound_probe& probe,
-                                  std::span<const std::int64_t> args) {
-  if (stopped_by_exit(st, probe)) return;
-  for (const auto* u : probe.direct_updates) u->run_direct(args);
+
+// A direct update for one policy and its operands' sources, so that a constant operand is not
+// even tested at a firing. The operands the policy ignores (count()'s value, the increment
+// outside the quantize family) are not read at all.
+template <class Policy, bool ValueIsArgument, bool IncrIsArgument>
+void apply_direct(const direct_update& d, std::span<const std::int64_t> args) {
+  constexpr auto kind = Policy::kind;
+  const std::int64_t x =
+      kind == agg::kind::count ? 0 : integer_operand::read(ValueIsArgument, d.value, args);
+  const std::int64_t by =
+      agg::is_histogram(kind) ? integer_operand::read(IncrIsArgument, d.incr, args) : 1;
+  std::uint64_t* row = fixed_row(*d.aggregation, d.step, *d.update);
+  static_cast<const Policy*>(d.policy)->add(row, x, by);
+}
+template <class Policy>
+direct_update::apply_fn apply_for(bool value_is_argument, bool incr_is_argument) {
+  if (value_is_argument)
+    return incr_is_argument ? &apply_direct<Policy, true, true> : &apply_direct<Policy, true, false>;
+  return incr_is_argument ? &apply_direct<Policy, false, true> : &apply_direct<Policy, false, false>;
+}
+
+direct_update direct_update::of(const compiled_update& u) {
+  using source = integer_operand::source;
+  direct_update d{.aggregation = u.aggregation, .step = u.step, .update = &u,
+                  .value = u.value.n, .incr = u.incr.n};
+  std::visit(
+      [&](const auto& policy) {
+        d.apply = apply_for<std::decay_t<decltype(policy)>>(u.value.from == source::argument,
+                                                             u.incr.from == source::argument);
+        d.policy = &policy;
+      },
+      u.fn);
+  return d;
 }
 
 // ---- the compiler -----------------------------------------------------------------------------

@@ -120,7 +120,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
                         });
     if (direct)
       for (const auto& c : b.compiled)
-        for (const auto& u : c.updates) b.direct_updates.push_back(&u);
+        for (const auto& u : c.updates) b.direct_updates.push_back(detail::direct_update::of(u));
     st.infos.push_back(b.info);
   }
 }

@@ -110,6 +110,15 @@ void detach_sites(engine::state& st) {
 
 }  // namespace detail
 
+namespace {
+// A firing of a probe with more than updates: its clauses, with the frame of a runner; out of
+// line, so that a direct probe's firing pays for none of it.
+[[gnu::noinline]] void run_clauses(engine::state& st, const detail::bound_probe& probe,
+                                   std::span<const std::int64_t> args, const void* caller) {
+  detail::runner(st, probe, args, detail::runner::this_cpu, caller).run();
+}
+}  // namespace
+
 void fire(probe_site& site, std::span<const std::int64_t> args) {
   auto& count = my_firings();
   const auto under_way = count.value.load(std::memory_order_relaxed);
@@ -123,10 +132,10 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
   if (st && site.enabled.load(std::memory_order_acquire) && site.probe != 0 &&
       site.probe <= st->probes.size()) {
     const auto& probe = st->probes[site.probe - 1];
-    if (!probe.direct_updates.empty())
-      detail::fire_direct(*st, probe, args);
-    else
-      detail::runner(*st, probe, args, detail::runner::this_cpu, __builtin_return_address(0)).run();
+    if (probe.direct_updates.empty())
+      run_clauses(*st, probe, args, __builtin_return_address(0));
+    else if (!detail::stopped_by_exit(*st, probe))
+      for (const auto& u : probe.direct_updates) u.apply(u, args);
   }
   count.value.store(under_way, std::memory_order_release);
 }

@@ -66,7 +66,11 @@ struct integer_operand {
   std::int64_t operator()(runner& r) const;
   /// A constant's or an argument's value, with no closure to run.
   std::int64_t direct(std::span<const std::int64_t> args) const {
-    if (from == source::argument)
+    return read(from == source::argument, n, args);
+  }
+  /// Argument n (0 past the arguments given), or n itself when it is a constant.
+  static std::int64_t read(bool argument, std::int64_t n, std::span<const std::int64_t> args) {
+    if (argument)
       return static_cast<std::size_t>(n) < args.size() ? args[static_cast<std::size_t>(n)] : 0;
     return n;
   }
@@ -89,17 +93,33 @@ struct compiled_update {
 
   void run(runner& r) const;  // compile.cpp
   /// Whether the update needs no closure: a fixed key, constants and arguments. A clause of
-  /// such updates cannot fault, so its firing needs no runner (run_direct).
+  /// such updates cannot fault, so its firing needs no runner (direct_update).
   bool is_direct() const {
     return keys.empty() && value.from != integer_operand::source::closure &&
            incr.from != integer_operand::source::closure;
   }
-  void run_direct(std::span<const std::int64_t> args) const;  // compile.cpp
 
  private:
   std::uint64_t* fixed_row() const;
   std::uint64_t* keyed_row(const agg::dynamic_key& key) const;
   void add(std::uint64_t* row, std::int64_t x, std::int64_t by) const;
+};
+
+// A direct update as a firing runs it: flat in its probe's array, so that the firing follows no
+// pointer to the compiled_update, and applied by a function made for its policy and operands (a
+// template instance chosen when the engine is made) instead of a switch on the policy and
+// tests of the operands' sources at every firing.
+struct direct_update {
+  using apply_fn = void (*)(const direct_update&, std::span<const std::int64_t> args);
+  apply_fn apply = nullptr;
+  agg::dynamic_aggregation* aggregation = nullptr;
+  std::uint64_t step = 0;               // compiled_update::step
+  const void* policy = nullptr;         // the policy compiled_update::fn holds
+  const compiled_update* update = nullptr;  // the fixed key and its hash, for a row not cached yet
+  std::int64_t value = 0;  // a constant, or an argument's index: apply knows which
+  std::int64_t incr = 1;
+
+  static direct_update of(const compiled_update& u);  // compile.cpp
 };
 
 struct compiled_clause {
@@ -119,8 +139,8 @@ struct bound_probe {
   std::uint64_t period = 0;            // tick/profile
   probe_site* site = nullptr;
   // When every clause is direct updates only, with no predicate: all of them in program order,
-  // which fire_direct runs in one loop. Empty otherwise.
-  std::vector<const compiled_update*> direct_updates;
+  // which a firing applies in one loop with no runner. Empty otherwise.
+  std::vector<direct_update> direct_updates;
 };
 
 }  // namespace detail
@@ -254,8 +274,6 @@ inline std::int64_t integer_operand::operator()(runner& r) const {
   return from == source::closure ? other(r).i : direct(r.args);
 }
 
-// Fires a probe whose clauses are all direct updates, without a runner (compile.cpp).
-void fire_direct(engine::state& st, const bound_probe& probe, std::span<const std::int64_t> args);
 
 // Compiles one clause for one probe (compile.cpp).
 compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c);

@@ -359,10 +359,12 @@ TEST_CASE("an update whose value faults leaves no key behind", "[inproc]") {
 }
 
 TEST_CASE("a clause of fixed keys, constants and arguments counts exactly from two threads", "[inproc]") {
-  // The shape fired with no runner: every key fixed, every operand a constant or an argument.
+  // The shape fired with no runner: every key fixed, every operand a constant or an argument,
+  // every aggregating function (each has its own apply_direct).
   const auto run = after_requests_from_two_threads(
       "testapp:::request { @c[probename, 3] = count(); @q = quantize(arg0); @m = max(arg0);\n"
-      "  @a = avg(arg0); @l = lquantize(arg0, 0, 10000, 1000, 3); @s = sum(5); }");
+      "  @a = avg(arg0); @l = lquantize(arg0, 0, 10000, 1000, 3); @s = sum(5); @mn = min(arg0);\n"
+      "  @sd = stddev(arg0); @ll = llquantize(arg0, 10, 0, 4, 10, arg0); }");
   const auto second_key = run->aggregation(1).snapshot().key(0).records.at(1);
   CHECK(second_key.integer == 3);
   const auto q = row_words(*run, 2);
@@ -375,6 +377,15 @@ TEST_CASE("a clause of fixed keys, constants and arguments counts exactly from t
   CHECK(total(l) - l[0] == 3 * 2 * n);  // the parameter word first
   CHECK(l[1 + levels.bucket(9000)] == 3 * 2 * 1000);  // 9000 .. 9999
   CHECK(row_words(*run, 6) == std::vector<std::uint64_t>{5 * 2 * n});
+  CHECK(row_words(*run, 7) == std::vector<std::uint64_t>{1});
+  const auto sd = row_words(*run, 8);  // count, sum, then the squares' 128 bits
+  REQUIRE(sd.size() == 4);
+  CHECK(sd[0] == 2 * n);
+  CHECK(sd[1] == std::uint64_t{n} * (n + 1));
+  CHECK(sd[2] == std::uint64_t{n} * (n + 1) * (2 * n + 1) / 3);  // 2 (1^2 + ... + n^2), low word
+  CHECK(sd[3] == 0);
+  const auto ll = row_words(*run, 9);
+  CHECK(total(ll) - ll[0] == std::uint64_t{n} * (n + 1));  // each value weighted by itself
 }
 
 TEST_CASE("substr, index and rindex take DTrace's out-of-range starts and counts", "[inproc]") {
