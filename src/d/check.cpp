@@ -16,6 +16,7 @@ namespace dtpp::d {
 namespace detail {
 
 compile_result checker::run(const ast::program& program) {
+  if (options_.types) options_.types->compile_begins();
   for (const auto& item : program.items) {
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
     else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);
