@@ -120,8 +120,16 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_onpro = T->thread_info.cpu;
 };
 
+/*
+ * Linux has no processor sets (every CPU is in the one set, 0). The chip (package) and the
+ * locality group (NUMA node) are in per-CPU variables (cpu_info, numa_node) that the kernel
+ * engine does not read yet: 0, right on a machine of one package and one node, as this one.
+ */
 translator cpuinfo_t < int C > {
 	cpu_id = C;
+	cpu_pset = 0;
+	cpu_chip = 0;
+	cpu_lgrp = 0;
 };
 
 /*
@@ -136,3 +144,6 @@ inline int __dtpp_pi_new_priority = (struct task_struct *)arg2 != NULL &&
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (cpu);
+inline int pset = curcpu->cpu_pset;
+inline int chip = curcpu->cpu_chip;
+inline int lgrp = curcpu->cpu_lgrp;
