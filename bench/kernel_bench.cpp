@@ -604,13 +604,12 @@ WORKLOAD_BENCHMARK(untraced, wakeup, wakeup_loop);
 WORKLOAD_BENCHMARK(under_dtpp_command, wakeup_count_execname, wakeup_loop, wakeup_count_comm);
 WORKLOAD_BENCHMARK(under_bpftrace, wakeup_count_comm, wakeup_loop, wakeup_count_comm);
 
-// An exec costs most of a millisecond: fewer of them.
+// An exec costs milliseconds on this VM: fewer of them.
 const int exec_calls = calls(500);
-#define EXEC_BENCHMARK(name, ...) \
-  BENCHMARK_CAPTURE(name, __VA_ARGS__)->Iterations(exec_calls)->Unit(benchmark::kMicrosecond)
-EXEC_BENCHMARK(untraced, exec, exec_loop);
-EXEC_BENCHMARK(under_dtpp_command, exec_success_psargs, exec_loop, exec_psargs);
-EXEC_BENCHMARK(under_bpftrace, exec_filename, exec_loop, exec_psargs);
+BENCHMARK_CAPTURE(untraced, exec, exec_loop)->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(under_dtpp_command, exec_success_psargs, exec_loop, exec_psargs)
+    ->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(under_bpftrace, exec_filename, exec_loop, exec_psargs)->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
 
 // A uprobe that traps costs microseconds: fewer calls, or the smoke run would take minutes.
 const int pid_calls = calls(5000);
