@@ -64,8 +64,11 @@ struct lwpsinfo {
 	char pr_sname;		/* the state as a letter: S, R, Z, T, O ... */
 	char pr_nice;		/* nice value: -20 to 19 */
 	short pr_syscall;
+	char pr_oldpri;
+	char pr_cpu;
 	int pr_pri;		/* priority: Linux's prio, lower runs first */
 	char pr_clname[8];
+	char pr_name[16];	/* the thread's name (comm) */
 	processorid_t pr_onpro;	/* the CPU the thread last ran on */
 	processorid_t pr_bindpro;
 	int pr_bindpset;
@@ -84,6 +87,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_nlwp = T->signal->nr_threads;
 	pr_pid = T->tgid;
 	pr_ppid = T->real_parent->tgid;
+	/* signal->pids[] by enum pid_type (2 the group, 3 the session); numbers[0] the root namespace's */
+	pr_pgid = T->signal->pids[2]->numbers[0].nr;
+	pr_sid = T->signal->pids[3]->numbers[0].nr;
 	pr_uid = T->cred->uid.val;
 	pr_euid = T->cred->euid.val;
 	pr_gid = T->cred->gid.val;
@@ -117,6 +123,7 @@ translator lwpsinfo_t < struct task_struct *T > {
 	/* The scheduling class by policy, named as ps(1) names it. */
 	pr_clname = T->policy == 1 ? "FF" : T->policy == 2 ? "RR" : T->policy == 3 ? "B" :
 	    T->policy == 5 ? "IDL" : T->policy == 6 ? "DLN" : "TS";
+	pr_name = T->comm;
 	pr_onpro = T->thread_info.cpu;
 };
 
