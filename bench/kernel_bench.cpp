@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -32,6 +33,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dtpp/d/check.hpp"
@@ -59,6 +61,44 @@ void read_loop(benchmark::State& state) {
   char byte;
   for (auto _ : state) benchmark::DoNotOptimize(::read(zero, &byte, 1));
   ::close(zero);
+}
+
+// Wakeups: the workload thread and a partner (named dtpp-partner) hand a byte back and forth
+// through two pipes, both on the workload's CPU, so that each wakes the other about once a call.
+void wakeup_loop(benchmark::State& state) {
+  int there[2], back[2];
+  if (::pipe(there) != 0 || ::pipe(back) != 0) return state.SkipWithError("no pipes");
+  std::thread partner([&] {
+    ::prctl(PR_SET_NAME, "dtpp-partner");
+    char byte;
+    while (::read(there[0], &byte, 1) == 1 && byte != 0) (void)!::write(back[1], &byte, 1);
+  });
+  char byte = 1;
+  for (auto _ : state) {
+    (void)!::write(there[1], &byte, 1);
+    (void)!::read(back[0], &byte, 1);
+  }
+  byte = 0;
+  (void)!::write(there[1], &byte, 1);
+  partner.join();
+  for (const int f : {there[0], there[1], back[0], back[1]}) ::close(f);
+}
+
+// Successful execs: each call starts /bin/true through a symlink whose path (also its argv[0])
+// names this process, so that the tracers' lines for the workload can be counted.
+std::string exec_path() { return "/tmp/dtpp_bench_exec." + std::to_string(::getpid()); }
+
+void exec_loop(benchmark::State& state) {
+  const auto path = exec_path();
+  ::unlink(path.c_str());
+  if (::symlink("/bin/true", path.c_str()) != 0) return state.SkipWithError("cannot make the exec's symlink");
+  char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
+  for (auto _ : state) {
+    pid_t child = 0;
+    if (::posix_spawn(&child, path.c_str(), nullptr, nullptr, argv, environ) != 0) return state.SkipWithError("spawn failed");
+    ::waitpid(child, nullptr, 0);
+  }
+  ::unlink(path.c_str());
 }
 
 // A pid probe's cost depends on the first instruction the uprobe replaces: `push %rbp` is
@@ -337,7 +377,7 @@ void site_under_bpftrace(benchmark::State& state) {
 
 /// Whose count a script's aggregation holds for the workload's thread: none (the script counts
 /// other things too), its thread id, or its command name.
-enum class counted_key : std::uint8_t { none, thread, command };
+enum class counted_key : std::uint8_t { none, thread, command, exec_lines };
 
 struct script {
   const char* dtpp;
@@ -360,6 +400,13 @@ constexpr script latency = {
     "tracepoint:syscalls:sys_enter_read { @ts[tid] = nsecs; }"
     " tracepoint:syscalls:sys_exit_read /@ts[tid]/ { @h = hist(nsecs - @ts[tid]); @s = stats(nsecs - @ts[tid]);"
     " delete(@ts[tid]); }"};
+
+// DTrace's stable providers (issue #12) next to the tracepoints bpftrace names.
+constexpr script wakeup_count_comm = {"sched:::wakeup { @[execname] = count(); }",
+                                      "tracepoint:sched:sched_wakeup { @[comm] = count(); }"};
+constexpr script exec_psargs = {"proc:::exec-success { trace(curpsinfo->pr_psargs); }",
+                                "tracepoint:sched:sched_process_exec { printf(\"%s\\n\", str(args->filename)); }",
+                                counted_key::exec_lines};
 
 /// The workload's key in a script's aggregation, as both tools print it.
 std::string key_text(counted_key key) {
@@ -392,6 +439,14 @@ std::optional<std::uint64_t> driver_count(dtpp::kernel::driver& k, const std::st
     if (text == key) return snapshot.words(row)[0];
   }
   return std::nullopt;
+}
+
+/// How many times a tool printed the workload's exec path.
+std::uint64_t printed_execs(const std::string& output) {
+  std::uint64_t n = 0;
+  const auto path = exec_path();
+  for (auto at = output.find(path); at != std::string::npos; at = output.find(path, at + 1)) ++n;
+  return n;
 }
 
 /// A count variant whose tool counted other than one per workload call for the workload's key
@@ -458,6 +513,8 @@ void attached_first(benchmark::State& state, void (*work)(benchmark::State&), st
   work(state);
   times.report(state);
   if (key == counted_key::none) return;
+  if (key == counted_key::exec_lines)
+    return check_count(state, exec_path(), printed_execs(tracer.finish()), state.iterations());
   check_count(state, key_text(key), printed_count(tracer.finish(), key_text(key)), state.iterations());
 }
 
@@ -543,6 +600,16 @@ WORKLOAD_BENCHMARK(under_dtpp, read_while_raw_syscalls_serves_others, read_loop,
 WORKLOAD_BENCHMARK(under_dtpp, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_dtpp_command, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
+WORKLOAD_BENCHMARK(untraced, wakeup, wakeup_loop);
+WORKLOAD_BENCHMARK(under_dtpp_command, wakeup_count_execname, wakeup_loop, wakeup_count_comm);
+WORKLOAD_BENCHMARK(under_bpftrace, wakeup_count_comm, wakeup_loop, wakeup_count_comm);
+
+// An exec costs milliseconds on this VM: fewer of them.
+const int exec_calls = calls(500);
+BENCHMARK_CAPTURE(untraced, exec, exec_loop)->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(under_dtpp_command, exec_success_psargs, exec_loop, exec_psargs)
+    ->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(under_bpftrace, exec_filename, exec_loop, exec_psargs)->Iterations(exec_calls)->Unit(benchmark::kMicrosecond);
 
 // A uprobe that traps costs microseconds: fewer calls, or the smoke run would take minutes.
 const int pid_calls = calls(5000);
@@ -596,6 +663,14 @@ BENCHMARK_CAPTURE(launch_to_exit, bpftrace, {"bpftrace", "-e", "BEGIN { exit(); 
 BENCHMARK_CAPTURE(launch_to_exit, dtpp_kernel_types, {DTPP_COMMAND, "-q", "-n", "BEGIN { trace(curthread->pid); exit(0); }"})
     ->UseManualTime()->Iterations(calls(20))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(launch_to_exit, bpftrace_kernel_types, {"bpftrace", "-e", "BEGIN { printf(\"%d\", curtask->pid); exit(); }"})
+    ->UseManualTime()->Iterations(calls(5))->Unit(benchmark::kMillisecond);
+// Launch to the first event and exit of a script that needs BTF and D's library (curpsinfo's
+// translator): a wakeup comes within microseconds of attaching on any running system.
+BENCHMARK_CAPTURE(launch_to_exit, dtpp_first_wakeup_psinfo,
+                  {DTPP_COMMAND, "-q", "-n", "sched:::wakeup { trace(curpsinfo->pr_psargs); exit(0); }"})
+    ->UseManualTime()->Iterations(calls(20))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(launch_to_exit, bpftrace_first_wakeup_task,
+                  {"bpftrace", "-e", "tracepoint:sched:sched_wakeup { printf(\"%s\\n\", curtask->comm); exit(); }"})
     ->UseManualTime()->Iterations(calls(5))->Unit(benchmark::kMillisecond);
 
 // From a checked program to its three probes attached (compile, maps, verifier, attach).

@@ -64,8 +64,11 @@ struct lwpsinfo {
 	char pr_sname;		/* the state as a letter: S, R, Z, T, O ... */
 	char pr_nice;		/* nice value: -20 to 19 */
 	short pr_syscall;
+	char pr_oldpri;
+	char pr_cpu;
 	int pr_pri;		/* priority: Linux's prio, lower runs first */
 	char pr_clname[8];
+	char pr_name[16];	/* the thread's name (comm) */
 	processorid_t pr_onpro;	/* the CPU the thread last ran on */
 	processorid_t pr_bindpro;
 	int pr_bindpset;
@@ -84,6 +87,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_nlwp = T->signal->nr_threads;
 	pr_pid = T->tgid;
 	pr_ppid = T->real_parent->tgid;
+	/* signal->pids[] by enum pid_type (2 the group, 3 the session); numbers[0] the root namespace's */
+	pr_pgid = T->signal->pids[2]->numbers[0].nr;
+	pr_sid = T->signal->pids[3]->numbers[0].nr;
 	pr_uid = T->cred->uid.val;
 	pr_euid = T->cred->euid.val;
 	pr_gid = T->cred->gid.val;
@@ -117,11 +123,20 @@ translator lwpsinfo_t < struct task_struct *T > {
 	/* The scheduling class by policy, named as ps(1) names it. */
 	pr_clname = T->policy == 1 ? "FF" : T->policy == 2 ? "RR" : T->policy == 3 ? "B" :
 	    T->policy == 5 ? "IDL" : T->policy == 6 ? "DLN" : "TS";
+	pr_name = T->comm;
 	pr_onpro = T->thread_info.cpu;
 };
 
+/*
+ * Linux has no processor sets (every CPU is in the one set, 0). The chip (package) and the
+ * locality group (NUMA node) are in per-CPU variables (cpu_info, numa_node) that the kernel
+ * engine does not read yet: 0, right on a machine of one package and one node, as this one.
+ */
 translator cpuinfo_t < int C > {
 	cpu_id = C;
+	cpu_pset = 0;
+	cpu_chip = 0;
+	cpu_lgrp = 0;
 };
 
 /*
@@ -136,3 +151,6 @@ inline int __dtpp_pi_new_priority = (struct task_struct *)arg2 != NULL &&
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (cpu);
+inline int pset = curcpu->cpu_pset;
+inline int chip = curcpu->cpu_chip;
+inline int lgrp = curcpu->cpu_lgrp;

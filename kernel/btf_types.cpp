@@ -108,8 +108,7 @@ class btf_types final : public ir::type_table {
     if (p != "syscall" && p != "tracepoint" && p != "sched" && p != "proc" && p != "io") return {};
     std::vector<target> probes;
     try {
-      event_subsystems events;
-      probes = match_probes(description, events);
+      probes = matched(description);
     } catch (const error&) {
       return {};  // tracefs unreadable: running the program says why
     }
@@ -131,11 +130,15 @@ class btf_types final : public ir::type_table {
     return common;
   }
 
+  void compile_begins() override {
+    const std::lock_guard lock(events_mutex_);
+    events_ = {};
+  }
+
   std::optional<std::string> unavailable(const ir::probe& description) override {
     auto why = unavailable_reason(description);
     try {
-      event_subsystems events;
-      if (why && !match_probes(description, events).empty()) return std::nullopt;
+      if (why && !matched(description).empty()) return std::nullopt;
     } catch (const error&) {
       return std::nullopt;  // tracefs unreadable: running the program says why
     }
@@ -143,6 +146,12 @@ class btf_types final : public ir::type_table {
   }
 
  private:
+  // The probes a description matches, bare event names looked up in this compile's one event list.
+  std::vector<target> matched(const ir::probe& description) {
+    const std::lock_guard lock(events_mutex_);
+    return match_probes(description, events_);
+  }
+
   // Parsed once, on the first lookup; the BTF is never changed after.
   const btf* vmlinux() {
     std::call_once(loaded_, [this] {
@@ -252,6 +261,8 @@ class btf_types final : public ir::type_table {
 
   std::once_flag loaded_;
   btf* btf_ = nullptr;
+  std::mutex events_mutex_;  // compiles in several threads share the table
+  event_subsystems events_;
 };
 
 }  // namespace

@@ -40,6 +40,7 @@ void set_buffer_extent(ir::clause& c) {
 }  // namespace
 
 compile_result checker::run(const ast::program& program) {
+  if (options_.types) options_.types->compile_begins();
   for (const auto& item : program.items) {
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
     else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);

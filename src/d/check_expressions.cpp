@@ -228,6 +228,13 @@ expr checker::identifier(const std::string& name, ast::span where) {
     return e;
   }
   const auto it = globals_.find(name);
+  // The task's directories are paths that the program would build from fs->pwd and fs->root:
+  // the kernel's bpf_d_path() serves fentry and LSM programs only, and dtpp does not walk the
+  // dentries itself yet.
+  if (it == globals_.end() && (name == "cwd" || name == "root"))
+    fail("D_UNKNOWN", name + " is not supported yet: it is the path of the task's fs->" + (name == "cwd" ? "pwd" : "root") +
+                          ", which only fentry and LSM programs can build (bpf_d_path), and dtpp does not build it itself yet",
+         where);
   if (it == globals_.end())
     fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
   return variable_ref(it->second, where);

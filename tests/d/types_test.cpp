@@ -260,6 +260,12 @@ TEST_CASE("NULL, the errno names and the signal names are D's library constants"
   CHECK(records[2].args[0].value == SIGCHLD);
   CHECK(error_of("BEGIN { trace(EIOX); }", nullptr) ==
         "D_IDENT_UNDEF: failed to resolve EIOX: Unknown variable name @ EIOX");
+  CHECK(error_of("BEGIN { trace(cwd); }", nullptr) ==
+        "D_UNKNOWN: cwd is not supported yet: it is the path of the task's fs->pwd, which only fentry and LSM "
+        "programs can build (bpf_d_path), and dtpp does not build it itself yet @ cwd");
+  CHECK(error_of("BEGIN { trace(root); }", nullptr) ==
+        "D_UNKNOWN: root is not supported yet: it is the path of the task's fs->root, which only fentry and LSM "
+        "programs can build (bpf_d_path), and dtpp does not build it itself yet @ root");
 }
 
 TEST_CASE("structs, unions, enums and typedefs declared in D, laid out as C lays them out",

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -450,6 +451,34 @@ TEST_CASE("a bit-field of the task reads as the kernel set it: sched_reset_on_fo
   memory_file text;
   CHECK(h.work(text.get()) == consumer::work_status::done);
   CHECK(text.text() == "0\n1\n");
+}
+
+TEST_CASE("a compile reads tracefs's event list once however many descriptions name a bare event") {
+  REQUIRE_KERNEL();
+  // Each open of available_events is one read of the list (tracefs serves it a page at a time).
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  REQUIRE(watch >= 0);
+  REQUIRE(::inotify_add_watch(watch, "/sys/kernel/tracing/available_events", IN_OPEN) >= 0);
+  const auto opens = [&] {
+    int n = 0;
+    alignas(inotify_event) char events[4096];
+    for (ssize_t got; (got = ::read(watch, events, sizeof events)) > 0;)
+      n += static_cast<int>(got / sizeof(inotify_event));  // IN_OPEN of a watched file: no name
+    return n;
+  };
+  d::compile_options options;
+  options.types = &kernel::kernel_types();
+  const std::string text =
+      "tracepoint:::sched_switch { trace(args->prev_pid); } "
+      "tracepoint:::sched_wakeup, tracepoint:::sched_waking { trace(args->pid); }";
+  (void)opens();
+  auto r = d::compile(d::source_file("t.d", text), options);
+  CHECK(r.errors.empty());
+  CHECK(opens() == 1);
+  r = d::compile(d::source_file("t.d", text), options);  // events come and go: read afresh
+  CHECK(r.errors.empty());
+  CHECK(opens() == 1);
+  ::close(watch);
 }
 
 TEST_CASE("a struct member at a bad address faults with the address, and the clause stops there") {

@@ -72,6 +72,10 @@ class type_table {
     (void)description;
     return {};
   }
+  /// A compile begins: what the table learnt of the system's probes for the last one (tracefs's
+  /// event list), which may have changed since, is read again when first needed, then kept for
+  /// the whole compile (not re-read for each probe description and question).
+  virtual void compile_begins() {}
   /// Why `description` matches no probe that this source's engine could serve, when a provider
   /// or probe DTrace documents is not served here (fbt, sched:::on-cpu ...); nothing otherwise.
   virtual std::optional<std::string> unavailable(const probe& description) {
