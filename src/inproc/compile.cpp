@@ -536,10 +536,14 @@ inline std::uint64_t next_step() {
 }
 // A row not in the cache (never used by this thread, or its entry taken by another step's):
 // looked up or made, then cached; out of line, so that a firing's common path stays short.
-// The update's key and hash are read there only.
+// The update's key and hash are read there only. A key that found no room (aggsize) got the
+// shard's spare row and counted a drop: that row is not cached, so that each later update of
+// the key is tried again and counted as a drop again.
 [[gnu::noinline]] std::uint64_t* cache_row(cached_row& cached, const compiled_update& u) {
-  cached = {u.step, u.aggregation->words(u.fixed_key, u.fixed_hash)};
-  return cached.words;
+  const auto drops = u.aggregation->drops();
+  auto* words = u.aggregation->words(u.fixed_key, u.fixed_hash);
+  if (u.aggregation->drops() == drops) cached = {u.step, words};
+  return words;
 }
 inline std::uint64_t* fixed_row(agg::dynamic_aggregation& a, std::uint64_t step,
                                 const compiled_update& u) {

@@ -228,6 +228,21 @@ TEST_CASE("a full principal buffer drops and counts records", "[inproc]") {
   CHECK(kept + engine.drops() == 10);
 }
 
+TEST_CASE("a fixed key that finds no room is a drop at each of its updates", "[inproc]") {
+  // aggsize holds one count() row (an 8-byte key, the generation and the count: 24 bytes).
+  inproc::engine engine(compiled("testapp:::response { @[1] = count(); } testapp:::request { @[2] = count(); }"),
+                        {.program_name = "test", .aggsize = 24, .cpus = 1});
+  engine.go();
+  response(0);
+  for (int i = 0; i < 5; ++i) request(i, "/");
+  std::uint64_t dropped = 0;
+  for (const auto& d : engine.take_drops()) dropped += d.count;
+  CHECK(dropped == 5);
+  const auto snap = engine.aggregation(1).snapshot();
+  REQUIRE(snap.size() == 1);
+  CHECK(snap.key(0).records.at(0).integer == 1);
+}
+
 TEST_CASE("probes only the kernel shim serves are refused with a clear error", "[inproc]") {
   CHECK_THROWS_WITH(inproc::engine(compiled("syscall::read:entry { @ = count(); }")),
                     "probe description syscall::read:entry does not match any probes in this process "
