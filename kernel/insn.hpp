@@ -92,6 +92,11 @@ class emitter {
   /// goto +1; gotol target`, two slots longer. Those slots can push other jumps out of reach, so
   /// the layout is repeated until no further jump needs to be long.
   std::vector<bpf_insn> finish() {
+    // The verifier rewrites some instructions into several (inlined map lookups and helpers,
+    // division by a register), lengthening the jumps over them; one it can then no longer encode
+    // fails the load ("cannot be patched due to 16-bit range"). So a 16-bit jump is given a
+    // quarter of its reach.
+    constexpr std::int64_t near_reach = INT16_MAX / 4;
     for (const auto& f : fixups_)
       if (targets_[f.target] < 0) throw std::logic_error("dtpp: BPF label never bound");
     std::vector<bool> far(fixups_.size(), false);
@@ -112,7 +117,7 @@ class emitter {
       }
       for (std::size_t i = 0; i < fixups_.size(); ++i) {
         const auto off = offset_of(i);
-        if (!far[i] && (off < INT16_MIN || off > INT16_MAX)) far[i] = grew = true;
+        if (!far[i] && (off < -near_reach || off > near_reach)) far[i] = grew = true;
       }
     }
     std::vector<bpf_insn> out;

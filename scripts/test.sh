@@ -24,6 +24,9 @@ ctest --test-dir build --output-on-failure -j2
 bash scripts/build.sh build-release -DCMAKE_BUILD_TYPE=Release -DDTPP_BENCH=OFF -DDTPP_CODE_CHECKS=OFF
 ctest --test-dir build-release --output-on-failure -j2 -L "$run_labels"
 
+# Under the sanitizers every process pays LeakSanitizer's scan at exit and the dtpp command is
+# linked -no-pie (as a PIE its start applied 1.16 million relocations): docs/performance.md,
+# "The test suite's time". Fixtures that test nothing of dtpp's are built unsanitized.
 bash scripts/build.sh build-san -DDTPP_SANITIZE=ON -DDTPP_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
 ctest --test-dir build-san --output-on-failure -j2 -L "$run_labels"
 

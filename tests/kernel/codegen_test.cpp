@@ -9,7 +9,6 @@
 
 #include "../fake_types.hpp"
 #include "codegen.hpp"
-#include "dtpp/agg/llquantize.hpp"
 #include "dtpp/d/check.hpp"
 #include "stub_targets.hpp"
 
@@ -60,51 +59,19 @@ std::size_t calls_of(const std::vector<bpf_insn>& code, std::int32_t helper) {
   }));
 }
 
-// A histogram's bucket search compares the value (r2) with each bucket's first value, loaded
-// into r4 as a 64-bit immediate: those values, in code order.
-std::vector<std::int64_t> bucket_starts(const std::vector<bpf_insn>& code) {
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i + 2 < code.size(); ++i) {
-    const auto& load = code[i];
-    const auto& compare = code[i + 2];
-    if (load.code != (BPF_LD | BPF_DW | BPF_IMM) || load.dst_reg != 4 || load.src_reg != 0) continue;
-    if (compare.code != (BPF_JMP | BPF_JSGE | BPF_X) || compare.dst_reg != 2 || compare.src_reg != 4) continue;
-    const auto bits = static_cast<std::uint32_t>(load.imm) | std::uint64_t{static_cast<std::uint32_t>(code[i + 1].imm)} << 32;
-    out.push_back(static_cast<std::int64_t>(bits));
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
-TEST_CASE("quantize's bucket search compares with the first value of each of its 127 buckets",
-          "[kernel][codegen]") {
-  std::vector<std::int64_t> expected;
-  for (int bits = 62; bits >= 1; --bits) expected.push_back(-((std::int64_t{1} << bits) - 1));  // -(2^62-1) .. -1
-  expected.push_back(0);
-  for (int bits = 0; bits <= 62; ++bits) expected.push_back(std::int64_t{1} << bits);  // 1 .. 2^62
-  CHECK(bucket_starts(begin_code(compiled("BEGIN { @ = quantize(arg0); }"))) == expected);
-}
-
-TEST_CASE("lquantize's 65,535 levels, the most it has, are generated in one search over 65,537 buckets",
-          "[kernel][codegen]") {
-  // Finding the buckets used to add into a zeroed copy of every word per probe value: about
-  // 130 probes a bucket, each clearing 512 KiB, which took hours.
-  const auto starts = bucket_starts(begin_code(compiled("BEGIN { @ = lquantize(arg0, -5, 65530, 1); }")));
-  REQUIRE(starts.size() == 65536);  // underflow, 65,535 levels, overflow
-  for (std::size_t i = 0; i < starts.size(); ++i) REQUIRE(starts[i] == -5 + static_cast<std::int64_t>(i));
-}
-
-TEST_CASE("lquantize with the widest step has a bucket per step", "[kernel][codegen]") {
-  CHECK(bucket_starts(begin_code(compiled("BEGIN { @ = lquantize(arg0, -65536, 65536, 65535); }"))) ==
-        std::vector<std::int64_t>{-65536, -1, 65534});  // two levels; the overflow starts at base + 2 * step
-}
-
-TEST_CASE("llquantize's buckets start at its labels", "[kernel][codegen]") {
-  const auto labels = agg::llquantize_params::make(10, 0, 6, 20).labels();
-  std::vector<std::int64_t> expected(labels.begin() + 1, labels.end());  // the first repeats the second
-  CHECK(bucket_starts(begin_code(compiled("BEGIN { @ = llquantize(arg0, 10, 0, 6, 20); }"))) == expected);
+// A histogram's bucket is computed from the value; a binary search over the bucket boundaries
+// cost a leaf per bucket (930 instructions for quantize, 65,537 leaves for lquantize's most levels).
+TEST_CASE("a histogram's update computes its bucket: its code does not grow with the buckets", "[kernel][codegen]") {
+  const auto size = [](const std::string& clause) { return begin_code(compiled("BEGIN { " + clause + " }")).size(); };
+  // sum()'s update is 3 instructions; quantize's 62: a bit width in 45, the sign's cases, the
+  // bound for the verifier and the add.
+  CHECK(size("@ = quantize(arg0);") - size("@ = sum(arg0);") == 59);
+  CHECK(size("@ = lquantize(arg0, -5, 65530, 1);") == size("@ = lquantize(arg0, -65536, 65536, 65535);"));
+  CHECK(size("@ = lquantize(arg0, -5, 65530, 1);") - size("@ = sum(arg0);") == 13);
+  // Each order of magnitude: compare with its end, divide by its width, move to its first bucket.
+  CHECK(size("@ = llquantize(arg0, 10, 0, 6, 20);") - size("@ = llquantize(arg0, 10, 0, 5, 20);") == 7);
 }
 
 TEST_CASE("statements updating one aggregation share its initial value in scratch", "[kernel][codegen]") {

@@ -21,6 +21,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -271,6 +272,52 @@ TEST_CASE("the nine functions compute in the kernel what the in-process engine c
   const auto sd = agg::typed_view<StdDev>(k.aggregation(6).snapshot());
   const auto local_sd = agg::typed_view<StdDev>(local.aggregation(6).snapshot());
   CHECK(sd.value(0).value() == local_sd.value(0).value());
+}
+
+// The kernel computes a histogram's bucket from the value (no search): each value, its own key,
+// must land in the one word the host's bucket functions name, at every edge.
+TEST_CASE("quantize, lquantize and llquantize place every edge value in the bucket the host computes") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 995/ { this->v = (int64_t)arg1;"
+                           " @q[this->v] = quantize(this->v); @lq[this->v] = lquantize(this->v, -100, 1000, 50);"
+                           " @lq_top[this->v] = lquantize(this->v, 2147483000, 2147483647, 7);"
+                           " @llq[this->v] = llquantize(this->v, 10, 0, 6, 20);"
+                           " @llq_wide[this->v] = llquantize(this->v, 2, 0, 62, 2); }"));
+  constexpr auto min = std::numeric_limits<std::int64_t>::min(), max = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::int64_t> values = {0, min, min + 1, max, max - 1, -101, -100, -99, -51, -50, 949, 950, 999,
+                                      1000, 1001, 2147482999, 2147483000, 2147483643, 2147483644, 2147483647,
+                                      2147483648, 9, 10, 11, 99, 100, 995, 999999, 1000000, 9999999, 10000000,
+                                      10000001};
+  for (const int bits : {1, 2, 31, 32, 33, 61, 62}) {
+    const auto p = std::int64_t{1} << bits;
+    for (const auto v : {p - 1, p, p + 1}) values.insert(values.end(), {v, -v});
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  k.go();
+  for (const auto v : values) ::syscall(SYS_lseek, 995, v, SEEK_SET);  // fails (no fd 995) after its entry probe
+  k.stop();
+  const auto lq = agg::lquantize_params::make(-100, 1000, 50), lq_top = agg::lquantize_params::make(2147483000, 2147483647, 7);
+  const auto llq = agg::llquantize_params::make(10, 0, 6, 20), llq_wide = agg::llquantize_params::make(2, 0, 62, 2);
+  const std::vector<std::function<std::size_t(std::int64_t)>> word_of = {
+      [](std::int64_t v) { return agg::quantize::bucket(v); },
+      [&](std::int64_t v) { return 1 + lq.bucket(v); }, [&](std::int64_t v) { return 1 + lq_top.bucket(v); },
+      [&](std::int64_t v) { return 1 + llq.bucket(v); }, [&](std::int64_t v) { return 1 + llq_wide.bucket(v); }};
+  for (std::uint32_t id = 1; id <= word_of.size(); ++id) {
+    const auto rows = k.aggregation(id).snapshot();
+    INFO("@" << rows.desc().name);
+    REQUIRE(rows.size() == values.size());
+    const bool has_param = id > 1;  // lquantize's and llquantize's word 0
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      const auto v = static_cast<std::int64_t>(rows.key(row).records[0].integer);
+      INFO("value " << v);
+      const auto words = rows.words(row);
+      const auto expected = word_of[id - 1](v);
+      REQUIRE(expected < words.size());
+      CHECK(words[expected] == 1);
+      CHECK(std::accumulate(words.begin() + (has_param ? 1 : 0), words.end(), std::uint64_t{0}) == 1);
+    }
+  }
 }
 
 TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
