@@ -53,7 +53,10 @@ void checker::fail(std::string tag, std::string message, ast::span where) {
 }
 
 void checker::pragma(const ast::pragma& p) {
-  if (const auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
+  const auto* spec = options::find_option(p.name);
+  auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr);
+  if (!why && spec && !spec->in_program) why = "Option cannot be used from within a D program";
+  if (why) {
     error("D_PRAGMA_OPTSET",
           "failed to set option '" + p.name + (p.has_value ? "' to '" + p.value : "") + "': " +
               std::string(*why),

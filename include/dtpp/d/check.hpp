@@ -24,6 +24,7 @@ struct compile_options {
   std::uint32_t stackframes = 20;   ///< frames of stack() without an argument
   std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
   std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)
+  std::uint32_t tuple_registers = 0;  ///< -x tregs: the most keys an aggregation may have (0: any)
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
   bool argref = false;          ///< do not report an unreferenced last argument
   bool empty_ok = false;        ///< -xempty: a program with no clause is fine
