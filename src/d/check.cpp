@@ -65,6 +65,7 @@ void checker::pragma(const ast::pragma& p) {
   }
   if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
   set_frames_option(options_, p.name, p.value);
+  set_registers_option(options_, p.name, p.value);
   if (p.name == "defaultargs") options_.defaultargs = true;
   if (p.name == "argref") options_.argref = true;
   if (p.name == "empty") options_.empty_ok = true;

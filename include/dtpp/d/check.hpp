@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,11 @@ inline void set_frames_option(compile_options& options, std::string_view name, s
                                                   : nullptr;
   const auto frames = options::parse_size(value);
   if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
+}
+
+/// Takes the tregs option (others are left alone): the most keys an aggregation may have.
+inline void set_registers_option(compile_options& options, std::string_view name, std::string_view value) {
+  if (name == "tregs") options.tuple_registers = static_cast<std::uint32_t>(std::max(0, std::atoi(std::string(value).c_str())));
 }
 
 struct compile_result {
