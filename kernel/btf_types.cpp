@@ -94,6 +94,19 @@ class btf_types final : public ir::type_table {
     return std::nullopt;
   }
 
+  std::vector<std::pair<std::string, ir::member_info>> members(std::uint32_t record) override {
+    const btf* b = vmlinux();
+    const btf_type* t = b ? btf__type_by_id(b, record) : nullptr;
+    std::vector<std::pair<std::string, ir::member_info>> out;
+    if (!t || !btf_is_composite(t)) return out;
+    const auto* m = btf_members(t);
+    for (std::uint32_t i = 0; i < btf_vlen(t); ++i, ++m)
+      if (auto t_member = resolve(m->type))
+        out.push_back({btf__name_by_offset(b, m->name_off),
+                       {std::move(*t_member), btf_member_bit_offset(t, i), btf_member_bitfield_size(t, i)}});
+    return out;
+  }
+
   std::optional<type> element(std::uint32_t array) override {
     const btf* b = vmlinux();
     const btf_type* t = b ? btf__type_by_id(b, array) : nullptr;

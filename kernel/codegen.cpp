@@ -512,6 +512,21 @@ class builder {
       case ir::action::breakpoint:
       case ir::action::panic:
         throw error(ir::refusal(s.kind), s.where);
+      case ir::action::print: {
+        // The address, then the object's bytes read from it (a bad address faults).
+        eval(s.args[0], 0);
+        put(s.records[0]);
+        e_.store(r10, temp(0), r0);
+        e_.mov(r3, r0);
+        pointer(r1, {r7, record_header + s.records[1].offset});
+        e_.mov(r2, static_cast<std::int32_t>(s.records[1].size));
+        e_.call(BPF_FUNC_probe_read_kernel);
+        const auto read = e_.make_label();
+        e_.jump_if(BPF_JEQ, r0, 0, read);
+        fault(fault_bad_address, temp(0));
+        e_.bind(read);
+        return true;
+      }
       case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:

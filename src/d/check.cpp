@@ -78,7 +78,10 @@ void checker::fail(std::string tag, std::string message, ast::span where) {
 }
 
 void checker::pragma(const ast::pragma& p) {
-  if (const auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr)) {
+  const auto* spec = options::find_option(p.name);
+  auto why = options::option_error(p.name, p.has_value ? p.value.c_str() : nullptr);
+  if (!why && spec && !spec->in_program) why = "Option cannot be used from within a D program";
+  if (why) {
     error("D_PRAGMA_OPTSET",
           "failed to set option '" + p.name + (p.has_value ? "' to '" + p.value : "") + "': " +
               std::string(*why),
@@ -87,6 +90,7 @@ void checker::pragma(const ast::pragma& p) {
   }
   if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
   set_frames_option(options_, p.name, p.value);
+  set_registers_option(options_, p.name, p.value);
   if (p.name == "defaultargs") options_.defaultargs = true;
   if (p.name == "argref") options_.argref = true;
   if (p.name == "empty") options_.empty_ok = true;

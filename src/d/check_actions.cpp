@@ -137,6 +137,9 @@ void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
       keys[i] = cast_to(std::move(keys[i]), proto[i]);  // integer keys take the prototype's size
     }
   }
+  // -x tregs: dtrace-utils keeps a key in a tuple register each (libdtrace's EDT_NOTUPREG).
+  if (options_.tuple_registers != 0 && keys.size() > options_.tuple_registers)
+    fail("", "Insufficient tuple registers to generate code", diagnostic::nowhere);
   st.kind = ir::action::aggregate;
   st.aggregation = it->second;
   st.keys = std::move(keys);
@@ -310,7 +313,7 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"copyout", "copyoutstr", "copyinto", "bcopy", "tracemem", "jstack", "print"})
+  for (const char* s : {"copyout", "copyoutstr", "copyinto", "bcopy", "tracemem", "jstack"})
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;
@@ -327,6 +330,7 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"exit", &checker::action_exit},
       {"normalize", &checker::action_normalize},
       {"panic", &checker::action_destructive},
+      {"print", &checker::action_print},
       {"printa", &checker::action_printa},
       {"printf", &checker::action_printf},
       {"raise", &checker::action_destructive},
@@ -389,6 +393,63 @@ void checker::action_trace(const call_site& c) {
   c.st.kind = ir::action::trace;
   c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
   c.st.args.push_back(std::move(v));
+}
+
+// print(pointer): the address and the object it points to, whole (printsize cuts what the
+// consumer shows, as in dtrace-utils, so that setopt() can change it while the program runs).
+void checker::action_print(const call_site& c) {
+  if (c.args.size() != 1) mismatch(c, 1, "");
+  if (c.args[0]->kind == ast::node_kind::aggregation) incompatible(c, 0, "void *", "aggregation");
+  auto v = value(c.args[0]);
+  const bool is_address = v.t.is_integer() && !v.t.name.empty() && v.t.name.back() == '*';
+  if (!is_address) incompatible(c, 0, "void *", v.t.name);
+  const auto object = v.t.pointee != 0 ? types_.resolve(v.t.pointee) : std::nullopt;
+  if (!object || object->size == 0) {
+    const auto named = object ? object->name : v.t.name.substr(0, v.t.name.find_last_not_of(" *") + 1);
+    fail("D_PRINT_SIZE", "print( ) argument #1 reference has type '" + named + "' with size " +
+                             std::to_string(object ? object->size : 0) + "; cannot print( ) it.",
+         c.args[0]->where);
+  }
+  c.st.kind = ir::action::print;
+  c.st.printed = printed(*object, 0);
+  c.st.records.push_back({v.t, 0, 8});
+  c.st.records.push_back({*object, 0, object->size});
+  c.st.args.push_back(std::move(v));
+}
+
+// A type's shape for print(), as deep as print() shows it.
+ir::printed_type checker::printed(const type& t, int depth) {
+  using shape = ir::printed_type::shape;
+  ir::printed_type p;
+  p.name = t.name;
+  if (!p.name.empty() && p.name.back() == ' ') p.name.pop_back();  // "struct " of an anonymous one
+  p.size = t.size;
+  p.is_signed = t.is_signed;
+  const bool below_limit = depth + 1 < ir::printed_depth;
+  if (t.is_integer() && !t.name.empty() && t.name.back() == '*') {
+    p.kind = shape::pointer;
+  } else if (t.is_integer() && t.name.rfind("enum ", 0) == 0) {
+    p.kind = shape::enumeration;
+    for (const auto& [name, typed_value] : enumerators_)
+      if (typed_value.first.name == t.name) p.enumerators.emplace_back(typed_value.second, name);
+  } else if (t.is_integer()) {
+    p.kind = shape::integer;
+  } else if (t.kind == type::category::record) {
+    p.kind = shape::record;
+    if (below_limit)
+      for (const auto& [name, info] : types_.members(t.id)) {
+        auto member = printed(info.t, depth + 1);
+        member.bit_size = info.bit_size;
+        p.members.push_back({name, info.bit_offset, std::move(member)});
+      }
+  } else if (t.kind == type::category::array) {
+    p.kind = shape::array;
+    if (const auto element = types_.element(t.id); element && element->size != 0) {
+      p.count = t.size / element->size;
+      if (below_limit) p.members.push_back({"", 0, printed(*element, depth + 1)});
+    }
+  }
+  return p;
 }
 
 void checker::action_exit(const call_site& c) {

@@ -74,4 +74,9 @@ std::optional<ir::type> declared_types::element(std::uint32_t array) {
   return kernel_ && array < first_id ? kernel_->element(array) : std::nullopt;
 }
 
+std::vector<std::pair<std::string, ir::member_info>> declared_types::members(std::uint32_t record) {
+  if (const auto* e = ours(record)) return e->members;
+  return kernel_ && record < first_id ? kernel_->members(record) : decltype(members(0)){};
+}
+
 }  // namespace dtpp::d::detail

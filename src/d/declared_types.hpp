@@ -36,6 +36,7 @@ class declared_types final : public ir::type_table {
   std::optional<ir::type> resolve(std::uint32_t id) override;
   std::optional<ir::member_info> member(std::uint32_t record, std::string_view name) override;
   std::optional<ir::type> element(std::uint32_t array) override;
+  std::vector<std::pair<std::string, ir::member_info>> members(std::uint32_t record) override;
 
  private:
   struct entry {

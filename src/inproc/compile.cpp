@@ -67,6 +67,15 @@ std::array<std::uint8_t, N> read_bytes(std::int64_t address) {
   return out;
 }
 
+// print()'s object: `record.size` bytes of this process's memory at `address`, into the record.
+inline void put_object(std::vector<std::byte>& data, const ir::record& record, std::int64_t address) {
+  if (record.offset + record.size > data.size()) return;
+  iovec local{data.data() + record.offset, record.size};
+  iovec remote{reinterpret_cast<void*>(address), record.size};
+  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(record.size))
+    bad_address(address);
+}
+
 // inet_ntoa(): an IPv4 address's four bytes, in memory (network) order, dotted.
 inline std::string ipv4_text(const std::uint8_t* b) {
   char text[16];
@@ -734,6 +743,13 @@ class compiler {
       case ir::action::breakpoint:
       case ir::action::panic:
         throw engine_error(ir::refusal(s.kind), s.where);
+      case ir::action::print:
+        return [&s, address = compile(s.args[0])](runner& r) {
+          const auto at = address(r).i;
+          put(r.record, s.records[0], value{at, {}}, s.records[0].t);
+          put_object(r.record, s.records[1], at);
+          return true;
+        };
       case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:

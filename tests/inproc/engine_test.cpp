@@ -2,6 +2,7 @@
 // aggregations, records and faults.
 #include <catch2/catch.hpp>
 #include <atomic>
+#include <cstdio>
 #include <cstdint>
 #include <latch>
 #include <memory>
@@ -468,4 +469,28 @@ TEST_CASE("strtok gives a string's tokens; progenyof follows this process's pare
             [](auto&) {}) == "[][a][,b][c][][][x][ y][]\n\n");
   CHECK(run("BEGIN { printf(\"%d %d %d %d\\n\", progenyof(pid), progenyof(ppid), progenyof(1), progenyof(-1)); }",
             [](auto&) {}) == "1 1 1 0\n\n");
+}
+
+TEST_CASE("print() shows a struct in the process's memory, and a bad address faults", "[inproc]") {
+  struct {
+    std::int32_t a, zero;
+    std::int64_t b;
+  } object{-5, 0, INT64_MAX};
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(&object);
+  char at[32];
+  std::snprintf(at, sizeof at, "%p", static_cast<const void*>(bytes));
+  const std::string pad(44, ' ');
+  CHECK(run("struct pair { int a; int zero; long long b; };\n"
+            "testapp:::address { print((struct pair *)arg0); }",
+            [&](auto&) { address(bytes); }) ==
+        std::string(at) + " = *\n" + pad + "(struct pair) {\n" + pad + " .a = (int)-5,\n" + pad +
+            " .b = (long long)9223372036854775807,\n" + pad + "}\n\n");
+
+  inproc::engine engine(compiled("struct pair { int a; int zero; long long b; };\n"
+                                 "testapp:::address { print((struct pair *)arg0); }"));
+  engine.go();
+  address(reinterpret_cast<const std::uint8_t*>(16));  // unmapped
+  const auto faults = engine.take_faults();
+  REQUIRE(faults.size() == 1);
+  CHECK(faults[0].what == "invalid address (0x10)");
 }

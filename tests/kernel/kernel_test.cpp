@@ -1017,3 +1017,25 @@ TEST_CASE("attaching and detaching a pid probe 5 times leaves no fd, uprobe or B
   CHECK(tracefs_uprobes() == uprobes);
   CHECK(bpf_objects_back_to(objects));
 }
+
+// print() of a kernel type (BTF) over this thread's memory, copied in: dtrace-utils' layout.
+TEST_CASE("print shows a kernel struct member by member") {
+  REQUIRE_KERNEL();
+  const std::uint64_t words[2] = {0xfeedfacefeedfaceull, 0};  // next, and a zero prev (not shown)
+  char program[160];
+  std::snprintf(program, sizeof program,
+                "BEGIN { this->p = pid; print((struct list_head *)copyin(%llu, 16)); exit(0); }",
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(words)));
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  h.setopt("engine", "kernel");
+  h.exec(h.compile(program));
+  h.go();
+  memory_file text;
+  while (h.work(text.get()) == consumer::work_status::okay) {
+  }
+  const std::string pad(44, ' ');
+  const auto out = std::regex_replace(text.text(), std::regex("^0x[0-9a-f]+ = \\*"), "ADDRESS = *");
+  CHECK(out == "ADDRESS = *\n" + pad + "(struct list_head) {\n" + pad +
+                   " .next = (struct list_head *)0xfeedfacefeedface,\n" + pad + "}\n");
+}

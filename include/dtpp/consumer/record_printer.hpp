@@ -27,6 +27,7 @@
 #include "dtpp/print/format.hpp"
 #include "dtpp/print/frames.hpp"
 #include "dtpp/print/json.hpp"
+#include "dtpp/print/typed.hpp"
 #include "dtpp/print/value.hpp"
 
 namespace dtpp::consumer {
@@ -40,6 +41,7 @@ struct printer_options {
   bool testing = false;  ///< _DTRACE_TESTING: probe lines without the CPU and ID columns
   output_format format = output_format::text;
   print::print_options print;
+  std::size_t printsize = 8192;  ///< how many bytes of an object print() shows
 };
 
 /// What the options say about printing; read again whenever one changes.
@@ -55,6 +57,7 @@ inline printer_options printing(const options::option_set& o, bool testing = fal
   p.print.sort.pos = o.size("aggsortpos", 0);
   p.print.percpu = o.on("aggpercpu");
   p.print.strsize = o.size("strsize", 256);
+  p.printsize = print::printed_size(o.number("printsize").value_or(0));
   return p;
 }
 
@@ -162,6 +165,13 @@ class record_printer {
       case ir::action::printa:
         printa(s, out);
         return;
+      case ir::action::print: {
+        const auto& object = s.records[1];
+        const auto bytes = object.offset < data.size() ? data.subspan(object.offset) : data.subspan(data.size());
+        print::print_typed(out, read_record(s.records[0], data).as_unsigned(), s.printed,
+                           bytes.first(std::min<std::size_t>(object.size, bytes.size())), options_.printsize);
+        return;
+      }
       default:
         return;
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@ struct compile_options {
   std::uint32_t stackframes = 20;   ///< frames of stack() without an argument
   std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
   std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)
+  std::uint32_t tuple_registers = 0;  ///< -x tregs: the most keys an aggregation may have (0: any)
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
   bool argref = false;          ///< do not report an unreferenced last argument
   bool empty_ok = false;        ///< -xempty: a program with no clause is fine
@@ -46,6 +48,11 @@ inline void set_frames_option(compile_options& options, std::string_view name, s
                                                   : nullptr;
   const auto frames = options::parse_size(value);
   if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
+}
+
+/// Takes the tregs option (others are left alone): the most keys an aggregation may have.
+inline void set_registers_option(compile_options& options, std::string_view name, std::string_view value) {
+  if (name == "tregs") options.tuple_registers = static_cast<std::uint32_t>(std::max(0, std::atoi(std::string(value).c_str())));
 }
 
 struct compile_result {

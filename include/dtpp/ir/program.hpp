@@ -10,6 +10,7 @@
 
 #include "dtpp/agg/descriptor.hpp"
 #include "dtpp/d/span.hpp"
+#include "dtpp/ir/printed_type.hpp"
 #include "dtpp/ir/type.hpp"
 #include "dtpp/print/conversion.hpp"
 
@@ -196,6 +197,7 @@ enum class action : std::uint8_t {
   expression,   ///< evaluate (assignments, increments)
   aggregate,    ///< @a[keys] = fn(args)
   trace, printf, printa, exit, clear, trunc, normalize, denormalize, setopt, stack, ustack,
+  print,        ///< args[0]: a pointer; records: the address, then the object's bytes
   speculate,    ///< args[0]: the speculation; the clause's data goes to its buffer
   commit,       ///< records[0]: the speculation whose buffer the consumer prints now
   discard,      ///< records[0]: the speculation whose buffer the consumer drops
@@ -231,6 +233,7 @@ struct statement {
   std::vector<std::uint32_t> aggregations;  ///< printa: the varids, in order
   std::vector<expr> keys;        ///< aggregate: the keys, cast to the aggregation's key types
   std::vector<record> records;   ///< what this statement adds to the clause's data
+  printed_type printed;          ///< print(): the type of the object the pointer points to
   d::span where;
 };
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dtpp/ir/program.hpp"
@@ -66,6 +67,12 @@ class type_table {
   virtual std::optional<member_info> member(std::uint32_t record, std::string_view name) = 0;
   /// The element type of the array `array` (an id).
   virtual std::optional<type> element(std::uint32_t array) = 0;
+  /// Every member of the struct or union `record` (an id), in order, an anonymous struct or
+  /// union as one member with an empty name (what print() shows).
+  virtual std::vector<std::pair<std::string, member_info>> members(std::uint32_t record) {
+    (void)record;
+    return {};
+  }
   /// The arguments the probes `description` matches declare alike, in order (up to the first
   /// that differs between two of them); empty when they declare none or match nothing.
   virtual std::vector<probe_argument> probe_arguments(const probe& description) {

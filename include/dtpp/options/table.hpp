@@ -32,6 +32,10 @@ struct option_spec {
   std::string_view choices = {};  ///< for choice: the words, each followed by '|'
   when effect = when::compile;
   std::int64_t initial = unset;  ///< a run-time option's default (Linux DTrace's)
+  /// Whether `#pragma D option` and setopt() may set it: the preprocessor's, the linker's and
+  /// the type archives' paths steer what happens before a program is read, so only the
+  /// command line sets them (libdtrace's EDT_BADOPTCTX).
+  bool in_program = true;
 };
 
 /// Oracle DTrace 2.0's options (libdtrace/dt_options.c), and the illumos aggregation-output
@@ -58,16 +62,16 @@ inline constexpr option_spec option_table[] = {
     {"cleanrate", value_kind::rate, {}, when::run},
     {"core", value_kind::none},
     {"cpp", value_kind::none},
-    {"cppargs", value_kind::text},
-    {"cpphdrs", value_kind::none},
-    {"cpppath", value_kind::text},
+    {"cppargs", value_kind::text, {}, when::compile, unset, false},
+    {"cpphdrs", value_kind::none, {}, when::compile, unset, false},
+    {"cpppath", value_kind::text, {}, when::compile, unset, false},
     {"cpu", value_kind::toggle, {}, when::run},
-    {"ctfpath", value_kind::text},
+    {"ctfpath", value_kind::text, {}, when::compile, unset, false},
     {"ctypes", value_kind::text},
     {"debug", value_kind::none},
     {"debugassert", value_kind::text},
     {"defaultargs", value_kind::none},
-    {"define", value_kind::text},
+    {"define", value_kind::text, {}, when::compile, unset, false},
     {"destructive", value_kind::toggle, {}, when::run},
     {"disasm", value_kind::text},
     {"dofstashpath", value_kind::text},
@@ -83,7 +87,7 @@ inline constexpr option_spec option_table[] = {
     {"flamegraph", value_kind::text},  // dtpp's own: an SVG flame graph of the stack aggregations
     {"flowindent", value_kind::toggle, {}, when::dynamic},
     {"grabanon", value_kind::toggle, {}, when::run},
-    {"incdir", value_kind::text},
+    {"incdir", value_kind::text, {}, when::compile, unset, false},
     {"iregs", value_kind::text},
     {"jstackframes", value_kind::toggle, {}, when::run},
     {"jstackstrsize", value_kind::size, {}, when::run},
@@ -91,7 +95,7 @@ inline constexpr option_spec option_table[] = {
     {"knodefs", value_kind::none},
     {"late", value_kind::choice, "dynamic|static|"},
     {"lazyload", value_kind::any},
-    {"ldpath", value_kind::text},
+    {"ldpath", value_kind::text, {}, when::compile, unset, false},
     {"libdir", value_kind::text},
     {"linkmode", value_kind::choice, "kernel|dynamic|static|"},
     {"linknommap", value_kind::any},
@@ -101,7 +105,7 @@ inline constexpr option_spec option_table[] = {
     {"maxframes", value_kind::toggle, {}, when::run},
     {"metrics", value_kind::text},         // dtpp's own: serve OpenMetrics at ADDRESS:PORT
     {"metrics_labels", value_kind::text},  // dtpp's own: @agg:label,...;... names keys
-    {"modpath", value_kind::text},
+    {"modpath", value_kind::text, {}, when::compile, unset, false},
     {"nolibs", value_kind::none},
     {"noresolve", value_kind::toggle, {}, when::run},
     {"nspec", value_kind::toggle, {}, when::run, 1},
@@ -130,7 +134,7 @@ inline constexpr option_spec option_table[] = {
     {"tree", value_kind::text},
     {"tregs", value_kind::text},
     {"udefs", value_kind::none},
-    {"undef", value_kind::text},
+    {"undef", value_kind::text, {}, when::compile, unset, false},
     {"unodefs", value_kind::none},
     {"useruid", value_kind::text},
     {"ustackframes", value_kind::toggle, {}, when::run},

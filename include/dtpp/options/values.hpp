@@ -96,6 +96,14 @@ inline bool is_choice(std::string_view value, std::string_view choices) {
   return false;
 }
 
+// The versions of D that dtrace-utils defines (dt_version.h), which `-x version` may name.
+inline bool is_version(std::string_view value) {
+  for (const char* v : {"1.0", "1.1", "1.2", "1.2.1", "1.2.2", "1.3", "1.4", "1.4.1", "1.5", "1.6", "1.6.1",
+                        "1.6.2", "1.6.3", "1.6.4", "2.0", "2.0.1"})
+    if (value == v) return true;
+  return false;
+}
+
 }  // namespace detail
 
 /// Why libdtrace would refuse to set `name` to `value` (null: no `=value`), in its words.
@@ -132,6 +140,14 @@ inline std::optional<std::string_view> option_error(std::string_view name, const
       break;
   }
   if (!fine) return "Invalid value for specified option";
+  if (name == "iregs" || name == "tregs") {
+    // dtrace-utils' integer registers are its BPF code generator's eight: fewer cannot compile D
+    // (dt_opt_iregs); tuple registers bound an aggregation's keys (dt_opt_tregs).
+    const auto n = std::atoi(value);
+    if (n <= 0 || (name == "iregs" && n > 8)) return "Invalid value for specified option";
+    if (name == "iregs" && n < 8) return "Insufficient registers to generate code";
+  }
+  if (name == "version" && !detail::is_version(value)) return "Requested version is not supported by compiler";
   return std::nullopt;
 }
 
