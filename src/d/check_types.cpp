@@ -198,6 +198,8 @@ expr checker::cast(const ast::node_ptr& n) {
     v.t = void_type();
     return v;
   }
+  // (string)p: the string in memory at a pointer (alloca()'s, copyin()'s), as DTrace reads it.
+  if (t && t->is_string() && pointed_to(v.t)) return memory_string(std::move(v), n->where);
   // A float casts only to its own type (and to void, above): D converts no float to anything.
   const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
   if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
@@ -348,9 +350,8 @@ expr checker::address_of(const ast::node_ptr& n) {
 expr checker::element_of(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
   if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
-  auto& types = kernel_types("operator [ ]", n->where);
   std::optional<type> t;
-  if (base.t.kind == type::category::array) t = types.element(base.t.id);
+  if (base.t.kind == type::category::array) t = kernel_types("operator [ ]", n->where).element(base.t.id);
   else if (const auto target = pointed_to(base.t)) t = target;
   else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
