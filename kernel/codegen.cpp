@@ -40,6 +40,13 @@ std::uint32_t memory_string_bound(const expr& e, std::uint32_t strsize) {
   return from.kind == ir::type::category::array ? std::min(from.size + 1, strsize) : strsize;
 }
 
+/// The bytes a variable's value takes: a string's strsize, a struct's or union's own (8-byte
+/// aligned), 8 for an integer.
+std::uint32_t variable_size(const ir::type& t, std::uint32_t strsize) {
+  if (t.is_string()) return strsize;
+  return t.is_object() ? (t.size + 7) & ~7u : 8;
+}
+
 /// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded.
 struct place {
   reg base = r7;
@@ -324,7 +331,7 @@ class builder {
     }
   }
 
-  std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
+  std::uint32_t slot_size(const ir::type& t) const { return variable_size(t, l_.strsize); }
 
   // dst = the id of the probe that fired.
   void probe_id(reg dst) {
@@ -837,9 +844,11 @@ class builder {
     return r9;
   }
 
-  // r0 = an integer variable's value (0 when a dynamic variable does not exist).
+  // r0 = an integer variable's value (0 when a dynamic variable does not exist); a struct's or
+  // union's address.
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
+    if (!in_map(v) && v.value.is_object()) return pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
     if (!in_map(v)) {
       const reg base = direct_base(v);
       e_.load(r0, base, off16(l_.variable_offset[e.index]), v.value.size >= 8 ? 8 : v.value.size);
@@ -2217,13 +2226,23 @@ class builder {
     e_.bind(ok);
   }
 
-  // *p = v, p->m = v, p[i] = v: r0 (already narrowed) into scratch memory; keeps r0.
+  // Where a member (or constant element) of a struct or union variable lies, when e is one.
+  std::optional<place> in_variable(const expr& e) {
+    const auto& object = e.kids[0];
+    if (object.kind != kind_t::variable || !object.t.is_object() || in_map(p_.variables[object.index])) return std::nullopt;
+    const auto& v = p_.variables[object.index];
+    return place{direct_base(v), l_.variable_offset[object.index] + static_cast<std::uint32_t>(e.value)};
+  }
+
+  // *p = v, p->m = v, p[i] = v: r0 (already narrowed) into scratch memory, rec.m = v into the
+  // variable; keeps r0.
   void store_memory(const expr& target, int depth) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
     e_.store(r10, temp(depth), r0);
     eval(target.kids[0], depth + 1);
     if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
     e_.store(r10, temp(depth + 1), r0);
-    const auto size = target.t.size >= 8 ? 8u : target.t.size;
     scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(size));
     e_.load(r0, r10, temp(depth));
     e_.store(r1, 0, r0, size);
@@ -2578,6 +2597,12 @@ class builder {
   // r0 = the address kids[0] + offset, or (an integer or pointer) what lies there in kernel
   // memory. A read that fails faults with the address, as DTrace's do.
   void memory(const expr& e, int depth) {
+    if (const auto at = in_variable(e); at && !e.t.is_object()) {
+      const auto size = e.t.size >= 8 ? 8u : e.t.size;
+      e_.load(r0, at->base, off16(at->offset), size);
+      e_.extend(r0, size, e.t.is_signed);
+      return;
+    }
     eval(e.kids[0], depth);
     if (e.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(e.value));
     if (e.t.is_object()) return;
@@ -2845,7 +2870,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     if (!d.keys.empty()) l.zero_size = std::max(l.zero_size, cpus * l.slot_size.back());
   }
   for (const auto& v : program.variables) {
-    const auto size = v.value.is_string() ? l.strsize : 8;
+    const auto size = variable_size(v.value, l.strsize);
     std::uint32_t offset = 0, map = 0, key = 0;
     if (!v.keys.empty()) {
       map = next_map++;

@@ -142,7 +142,9 @@ void checker::declare(const ast::declaration& d) {
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
     return;
   }
-  if (t->is_object()) {
+  // A struct or union variable holds its bytes (global, self-> or this->); not yet arrays, nor
+  // as an associative array's value.
+  if (t->is_object() && (t->kind != type::category::record || !d.keys.empty())) {
     error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }

@@ -170,7 +170,8 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
       {"struct s { int a; }; BEGIN { trace(xlate<struct s>(1)); }",
        "D_UNKNOWN: a translated struct s is supported before -> or . only: whole translated structs are not "
        "supported yet @ xlate<struct s>(1)"},
-      {"struct s { int a; } v;", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s { int a; } v;"},
+      {"struct s { int a; }; struct s v[int];", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s v[int];"},
+      {"struct s { int a; } v; BEGIN { trace(v); }", "D_UNKNOWN: a value of type \"struct s\" is not supported yet @ v"},
       {"BEGIN { trace(copyin(arg0, 4) + 1); }", "D_OP_INCOMPAT: operands have incompatible types: \"void *\" + \"int\" @ copyin(arg0, 4) + 1"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
       {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
