@@ -848,7 +848,15 @@ class builder {
   // union's address.
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
-    if (!in_map(v) && v.value.is_object()) return pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
+    if (!in_map(v) && v.value.is_object()) {
+      // As a number, through a scratch word: the verifier refuses a computed index added to a
+      // map pointer, and memory reads take any address.
+      if (!address_word_) address_word_ = s_.allocate(8);
+      pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
+      e_.store(r7, off16(*address_word_), r0);
+      e_.load(r0, r7, off16(*address_word_));
+      return;
+    }
     if (!in_map(v)) {
       const reg base = direct_base(v);
       e_.load(r0, base, off16(l_.variable_offset[e.index]), v.value.size >= 8 ? 8 : v.value.size);
@@ -2769,6 +2777,7 @@ class builder {
   std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
   std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
+  std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
   const ir::clause* clause_ = nullptr;
   label next_;
   std::uint32_t probe_area_ = 0;

@@ -620,11 +620,28 @@ bool checker::is_lvalue_kind(const ast::node_ptr& n) {
           !(n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text == "args"));
 }
 
+// Whether a pointer expression derives, through casts, sums and differences, from alloca() or
+// copyin(), or from what `is_root` accepts.
+bool checker::derives_from(const ast::node_ptr& n, bool (checker::*is_root)(const ast::node_ptr&)) {
+  switch (n->kind) {
+    case ast::node_kind::cast:
+      return derives_from(n->kids[0], is_root);
+    case ast::node_kind::binary:
+      return (n->text == "+" || n->text == "-") && (derives_from(n->kids[0], is_root) || derives_from(n->kids[1], is_root));
+    case ast::node_kind::call:
+      return n->kids[0]->kind == ast::node_kind::identifier && (n->kids[0]->text == "alloca" || n->kids[0]->text == "copyin");
+    default:
+      return (this->*is_root)(n);
+  }
+}
+
 // Whether the memory an expression points into may be written: memory reached from a D variable
 // or from alloca() and copyin(), as DTrace's writable flag spreads from variables through casts,
 // arithmetic, `*`, `->`, `.` and `[ ]`. The kernel's own objects (curthread, args[]) are not; the
 // engine checks at run time that a store lands in the clause's scratch memory.
-bool checker::writable(const ast::node_ptr& n) {
+bool checker::writable(const ast::node_ptr& n) { return derives_from(n, &checker::writable_root); }
+
+bool checker::writable_root(const ast::node_ptr& n) {
   switch (n->kind) {
     case ast::node_kind::identifier:
       return globals_.count(n->text) != 0;
@@ -634,14 +651,9 @@ bool checker::writable(const ast::node_ptr& n) {
         return true;
       return writable(n->kids[0]);
     case ast::node_kind::index:
-    case ast::node_kind::cast:
       return writable(n->kids[0]);
     case ast::node_kind::prefix:
       return n->text == "*" && writable(n->kids[0]);
-    case ast::node_kind::binary:
-      return (n->text == "+" || n->text == "-") && (writable(n->kids[0]) || writable(n->kids[1]));
-    case ast::node_kind::call:
-      return n->kids[0]->kind == ast::node_kind::identifier && (n->kids[0]->text == "alloca" || n->kids[0]->text == "copyin");
     default:
       return false;
   }
@@ -649,27 +661,20 @@ bool checker::writable(const ast::node_ptr& n) {
 
 // Whether an expression points into scratch memory: alloca()'s or copyin()'s result, a variable
 // assigned one, and casts and sums of them (DTrace's alloca taint).
-bool checker::holds_scratch(const ast::node_ptr& n) {
-  switch (n->kind) {
-    case ast::node_kind::identifier:
-      if (const auto it = globals_.find(n->text); it != globals_.end()) return scratch_variables_.count(it->second) != 0;
-      return false;
-    case ast::node_kind::member: {
-      const auto& base = n->kids[0];
-      if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this")) return false;
-      const auto& table = base->text == "self" ? thread_locals_ : clause_locals_;
-      const auto it = table.find(n->name);
-      return it != table.end() && scratch_variables_.count(it->second) != 0;
-    }
-    case ast::node_kind::cast:
-      return holds_scratch(n->kids[0]);
-    case ast::node_kind::binary:
-      return (n->text == "+" || n->text == "-") && (holds_scratch(n->kids[0]) || holds_scratch(n->kids[1]));
-    case ast::node_kind::call:
-      return n->kids[0]->kind == ast::node_kind::identifier && (n->kids[0]->text == "alloca" || n->kids[0]->text == "copyin");
-    default:
-      return false;
+bool checker::holds_scratch(const ast::node_ptr& n) { return derives_from(n, &checker::scratch_root); }
+
+bool checker::scratch_root(const ast::node_ptr& n) {
+  if (n->kind == ast::node_kind::identifier) {
+    const auto it = globals_.find(n->text);
+    return it != globals_.end() && scratch_variables_.count(it->second) != 0;
   }
+  const auto& base = n->kids.empty() ? n : n->kids[0];
+  if (n->kind != ast::node_kind::member || n->text != "->" || base->kind != ast::node_kind::identifier ||
+      (base->text != "self" && base->text != "this"))
+    return false;
+  const auto& table = base->text == "self" ? thread_locals_ : clause_locals_;
+  const auto it = table.find(n->name);
+  return it != table.end() && scratch_variables_.count(it->second) != 0;
 }
 
 // *p, p->m, s.m and p[i] as the target of a store: an integer or pointer in writable memory.

@@ -216,8 +216,11 @@ class checker {
   expr index(const ast::node_ptr& n, const type* assigned);
   static bool is_lvalue_kind(const ast::node_ptr& n);
   expr lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned);
+  bool derives_from(const ast::node_ptr& n, bool (checker::*is_root)(const ast::node_ptr&));
   bool writable(const ast::node_ptr& n);
+  bool writable_root(const ast::node_ptr& n);
   bool holds_scratch(const ast::node_ptr& n);
+  bool scratch_root(const ast::node_ptr& n);
   expr memory_lvalue(const ast::node_ptr& n, const std::string& op);
   bool indexes_memory(const ast::node_ptr& n);
 
