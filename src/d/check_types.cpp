@@ -15,8 +15,10 @@ namespace dtpp::d::detail {
 std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   // Normalize blanks: "unsigned  long" -> "unsigned long"; "char *" stays a pointer (8 bytes).
   std::string clean;
-  for (char c : name)
+  for (char c : name) {
+    if (c == '\t' || c == '\n') c = ' ';  // the source's blanks between a member's type and name
     if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
+  }
   while (!clean.empty() && clean.back() == ' ') clean.pop_back();
   if (!clean.empty() && clean.back() == '*') return integer_type(clean, 8, false);
   struct entry { const char* name; std::uint32_t size; bool is_signed; };
@@ -62,6 +64,7 @@ std::pair<std::string, int> split_stars(const std::string& name) {
   std::string clean;
   int stars = 0;
   for (char c : name) {
+    if (c == '\t' || c == '\n') c = ' ';
     if (c == '*') ++stars;
     else if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
   }
