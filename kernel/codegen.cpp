@@ -41,6 +41,13 @@ std::uint32_t memory_string_bound(const expr& e, std::uint32_t strsize) {
   return from.kind == ir::type::category::array ? std::min(from.size + 1, strsize) : strsize;
 }
 
+/// The bytes a variable's value takes: a string's strsize, a struct's or union's own (8-byte
+/// aligned), 8 for an integer.
+std::uint32_t variable_size(const ir::type& t, std::uint32_t strsize) {
+  if (t.is_string()) return strsize;
+  return t.is_object() ? (t.size + 7) & ~7u : 8;
+}
+
 /// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded.
 struct place {
   reg base = r7;
@@ -193,6 +200,7 @@ class builder {
       e_.load(r1, r8, global_exited);
       e_.jump_if(BPF_JNE, r1, 0, next);
     }
+    if (uses_scratch(c)) reset_scratch();
     if (c.predicate) {
       eval(*c.predicate, 0);
       e_.jump_if(BPF_JEQ, r0, 0, next);
@@ -278,7 +286,7 @@ class builder {
     }
   }
 
-  std::uint32_t slot_size(const ir::type& t) const { return t.is_string() ? l_.strsize : 8; }
+  std::uint32_t slot_size(const ir::type& t) const { return variable_size(t, l_.strsize); }
 
   // dst = the id of the probe that fired.
   void probe_id(reg dst) {
@@ -897,9 +905,19 @@ class builder {
     return r9;
   }
 
-  // r0 = an integer variable's value (0 when a dynamic variable does not exist).
+  // r0 = an integer variable's value (0 when a dynamic variable does not exist); a struct's or
+  // union's address.
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
+    if (!in_map(v) && v.value.is_object()) {
+      // As a number, through a scratch word: the verifier refuses a computed index added to a
+      // map pointer, and memory reads take any address.
+      if (!address_word_) address_word_ = s_.allocate(8);
+      pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
+      e_.store(r7, off16(*address_word_), r0);
+      e_.load(r0, r7, off16(*address_word_));
+      return;
+    }
     if (!in_map(v)) {
       const reg base = direct_base(v);
       e_.load(r0, base, off16(l_.variable_offset[e.index]), v.value.size >= 8 ? 8 : v.value.size);
@@ -914,6 +932,16 @@ class builder {
     e_.jump_if(BPF_JEQ, r0, 0, done);
     e_.load(r0, r0, 0);
     e_.bind(done);
+  }
+
+  // An assignment's target: a variable, or (*p, p->m, p[i]) memory.
+  void load_target(const expr& e, int depth) {
+    if (e.kind == kind_t::memory) memory(e, depth);
+    else load_variable(e, depth);
+  }
+  void store_target(const expr& e, int depth) {
+    if (e.kind == kind_t::memory) store_memory(e, depth);
+    else store_variable(e, depth);
   }
 
   // Stores r0 (an integer, already narrowed) into a variable; keeps r0.
@@ -1095,6 +1123,8 @@ class builder {
       case ir::subroutine::umod:
       case ir::subroutine::copyin:
       case ir::subroutine::alloca:
+      case ir::subroutine::bcopy:
+      case ir::subroutine::copyinto:
       case ir::subroutine::inet_ntoa6:
       case ir::subroutine::action:
         break;
@@ -2152,42 +2182,186 @@ class builder {
   // real_parent up to most_generations tasks, without a branch on what it finds (init_task is its
   // own parent, so the walk stays there); pid 0 or less is no one's ancestor, as in-process. The
   // counter lives in r6 (kept across helper calls), the context waiting on the stack.
-  // copyin(addr, size) and alloca(size): r0 = the address of size bytes of this clause's scratch,
-  // copyin's read from user memory at addr, alloca's zeroed, with zeros after them so that
-  // stringof() ends there. A constant size takes that much scratch, a computed one up to
-  // strsize: more is DTrace's "out of scratch space" fault, an unreadable addr a bad address.
+  // ---- scratch memory ------------------------------------------------------------------------
+  // alloca() and copyin() take their bytes from one area of scratchsize bytes per clause, as
+  // DTrace's scratch memory: `[base, top, area, slack]`, base the area's address (as a number, for
+  // the bounds checks), top how many of its bytes are taken (8-byte aligned). A clause that uses it
+  // starts with top 0 and the area zeroed, so that memory taken in an earlier clause is gone.
+  // Stores, bcopy() and copyinto() land only in [area, area + top); the slack after the area lets
+  // the verifier see that a copy of up to scratchsize bytes at up to scratchsize stays in the map.
+
+  static bool uses_scratch(const ir::clause& c) {
+    bool uses = false;
+    ir::for_each_expression(c, [&](const expr& e) {
+      using ir::subroutine;
+      uses |= (e.kind == kind_t::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
+                                          e.function == subroutine::bcopy || e.function == subroutine::copyinto)) ||
+              ((e.kind == kind_t::assign || e.kind == kind_t::increment) && e.kids[0].kind == kind_t::memory);
+    });
+    return uses;
+  }
+
+  std::uint32_t scratch_area() {
+    if (!scratch_area_) scratch_area_ = s_.allocate(16 + 2 * p_.scratchsize);
+    return *scratch_area_;
+  }
+  std::int16_t scratch_base_word() { return off16(scratch_area()); }
+  std::int16_t scratch_top_word() { return off16(scratch_area() + 8); }
+  std::int32_t scratch_start() { return static_cast<std::int32_t>(scratch_area() + 16); }
+
+  void reset_scratch() {
+    e_.mov(r1, r7);
+    e_.alu(BPF_ADD, r1, scratch_start());
+    e_.store(r7, scratch_base_word(), r1);
+    e_.store_imm(r7, scratch_top_word(), 0);
+    zero({r7, scratch_area() + 16}, p_.scratchsize);
+  }
+
+  // r1 = a pointer the verifier accepts to `bytes` bytes of scratch at the address in `slot`, when
+  // they lie within what alloca() and copyin() took; else a fault with the address. `bytes` is a
+  // constant, or (bytes_slot) a size already checked to be at most scratchsize.
+  void scratch_pointer(std::int16_t slot, std::int32_t bytes, std::optional<std::int16_t> bytes_slot = std::nullopt) {
+    const auto bad = e_.make_label(), ok = e_.make_label();
+    const auto most = static_cast<std::int32_t>(p_.scratchsize) - (bytes_slot ? 0 : bytes);
+    e_.load(r1, r10, slot);
+    e_.load(r2, r7, scratch_base_word());
+    e_.alu(BPF_SUB, r1, r2);
+    if (most < 0) e_.jump(bad);
+    e_.jump_if(BPF_JGT, r1, most, bad);
+    e_.mov(r2, r1);
+    if (bytes_slot) {
+      e_.load(r3, r10, *bytes_slot);
+      e_.alu(BPF_ADD, r2, r3);
+    } else {
+      e_.alu(BPF_ADD, r2, bytes);
+    }
+    e_.load(r3, r7, scratch_top_word());
+    e_.jump_if(BPF_JGT, r2, r3, bad);
+    e_.jump(ok);
+    e_.bind(bad);
+    fault(fault_bad_address, slot);
+    e_.bind(ok);
+    e_.mov(r2, r7);
+    e_.alu(BPF_ADD, r2, scratch_start());
+    e_.alu(BPF_ADD, r2, r1);
+    e_.mov(r1, r2);
+  }
+
+  // copyin(addr, size) and alloca(size): r0 = the address of size bytes taken from the clause's
+  // scratch (copyin's read from user memory at addr). More than is left is DTrace's "out of
+  // scratch space" fault, an unreadable addr a bad address.
   void scratch_bytes(const expr& e, int depth) {
-    static constexpr std::uint64_t most_constant_bytes = 4096;
-    const auto& size = e.kids.back();
-    const bool constant = size.kind == kind_t::constant;
-    if (constant && static_cast<std::uint64_t>(size.value) > most_constant_bytes)
-      throw error(std::string(ir::name(e.function)) + "() of more than 4096 bytes: the kernel engine's scratch is 32 KB");
-    const auto room = constant ? static_cast<std::uint32_t>(size.value) : l_.strsize;
-    const place at{r7, s_.allocate(room + 8)};
-    zero(at, room + 8);
-    eval(size, depth);
+    const auto most = static_cast<std::int32_t>(p_.scratchsize);
+    const auto no_room = e_.make_label(), fits = e_.make_label();
+    eval(e.kids.back(), depth);
     e_.store(r10, temp(depth), r0);
-    const auto fits = e_.make_label();
-    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(room), fits);
+    e_.jump_if(BPF_JGT, r0, most, no_room);
+    e_.alu(BPF_ADD, r0, 7);
+    e_.alu(BPF_AND, r0, -8);
+    e_.load(r1, r7, scratch_top_word());
+    e_.store(r10, temp(depth + 1), r1);  // where the bytes start
+    e_.alu(BPF_ADD, r0, r1);
+    e_.jump_if(BPF_JGT, r0, most, no_room);
+    e_.store(r7, scratch_top_word(), r0);
+    e_.jump(fits);
+    e_.bind(no_room);
     fault(fault_no_scratch, temp(depth));
     e_.bind(fits);
     if (e.function == ir::subroutine::copyin) {
-      eval(e.kids[0], depth + 1);
-      e_.store(r10, temp(depth + 1), r0);
-      pointer(r1, at);
-      e_.load(r2, r10, temp(depth));
-      const auto bounded = e_.make_label();  // again, for the verifier: the slot lost the bound
-      e_.jump_if(BPF_JLE, r2, static_cast<std::int32_t>(room), bounded);
-      e_.mov(r2, 0);
-      e_.bind(bounded);
-      e_.load(r3, r10, temp(depth + 1));
-      call_on_task(BPF_FUNC_probe_read_user);
-      const auto ok = e_.make_label();
-      e_.jump_if(BPF_JEQ, r0, 0, ok);
-      fault(fault_bad_address, temp(depth + 1));
-      e_.bind(ok);
+      eval(e.kids[0], depth + 2);
+      e_.store(r10, temp(depth + 2), r0);
+      bounded_scratch_copy(temp(depth + 1), temp(depth), temp(depth + 2), BPF_FUNC_probe_read_user);
     }
-    pointer(r0, at);
+    e_.load(r0, r7, scratch_base_word());
+    e_.load(r1, r10, temp(depth + 1));
+    e_.alu(BPF_ADD, r0, r1);
+  }
+
+  // Copies the size in `size_slot` (at most scratchsize) from the address in `from_slot` with
+  // `helper` to the area offset in `offset_slot` (at most scratchsize); a failed read faults with
+  // the address.
+  void bounded_scratch_copy(std::int16_t offset_slot, std::int16_t size_slot, std::int16_t from_slot, bpf_func_id helper) {
+    const auto most = static_cast<std::int32_t>(p_.scratchsize);
+    const auto ok = e_.make_label();
+    e_.mov(r1, r7);
+    e_.alu(BPF_ADD, r1, scratch_start());
+    e_.load(r2, r10, offset_slot);
+    e_.load(r3, r10, size_slot);
+    e_.jump_if(BPF_JGT, r2, most, ok);  // for the verifier: the slots lost the bounds
+    e_.jump_if(BPF_JGT, r3, most, ok);
+    e_.alu(BPF_ADD, r1, r2);
+    e_.mov(r2, r3);
+    e_.load(r3, r10, from_slot);
+    call_on_task(helper);
+    e_.jump_if(BPF_JEQ, r0, 0, ok);
+    fault(fault_bad_address, from_slot);
+    e_.bind(ok);
+  }
+
+  // Where a member (or constant element) of a struct or union variable lies, when e is one.
+  std::optional<place> in_variable(const expr& e) {
+    const auto& object = e.kids[0];
+    if (object.kind != kind_t::variable || !object.t.is_object() || in_map(p_.variables[object.index])) return std::nullopt;
+    const auto& v = p_.variables[object.index];
+    return place{direct_base(v), l_.variable_offset[object.index] + static_cast<std::uint32_t>(e.value)};
+  }
+
+  // *p = v, p->m = v, p[i] = v: r0 (already narrowed) into scratch memory, rec.m = v into the
+  // variable; keeps r0.
+  void store_memory(const expr& target, int depth) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
+    e_.store(r10, temp(depth), r0);
+    eval(target.kids[0], depth + 1);
+    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+    e_.store(r10, temp(depth + 1), r0);
+    scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(size));
+    e_.load(r0, r10, temp(depth));
+    e_.store(r1, 0, r0, size);
+  }
+
+  // bcopy(from, to, size) and copyinto(uaddr, size, to): size bytes into what alloca() took.
+  // A size over scratchsize is DTrace's "invalid size"; a destination outside the taken bytes,
+  // or an unreadable source, an invalid address. bcopy() from scratch reads only taken bytes.
+  void copy_to_scratch(const expr& e, int depth) {
+    const bool user = e.function == ir::subroutine::copyinto;
+    const auto& from = e.kids[0];
+    const auto& to = e.kids[user ? 2 : 1];
+    const auto& size = e.kids[user ? 1 : 2];
+    const auto sized = e_.make_label();
+    eval(size, depth);
+    e_.store(r10, temp(depth), r0);
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(p_.scratchsize), sized);
+    fault(fault_bad_size, temp(depth));
+    e_.bind(sized);
+    if (from.t.is_string()) {
+      pointer(r0, eval_string(from, depth + 1));
+    } else {
+      eval(from, depth + 1);
+    }
+    e_.store(r10, temp(depth + 1), r0);
+    if (!user && !from.t.is_string()) {
+      // From scratch: the source's bytes must have been taken too.
+      const auto outside = e_.make_label();
+      e_.load(r2, r7, scratch_base_word());
+      e_.alu(BPF_SUB, r0, r2);
+      e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(2 * p_.scratchsize), outside);
+      e_.load(r1, r10, temp(depth));
+      e_.alu(BPF_ADD, r0, r1);
+      e_.load(r1, r7, scratch_top_word());
+      e_.jump_if(BPF_JLE, r0, r1, outside);
+      fault(fault_bad_size, temp(depth));
+      e_.bind(outside);
+    }
+    eval(to, depth + 2);
+    e_.store(r10, temp(depth + 2), r0);
+    scratch_pointer(temp(depth + 2), 0, temp(depth));
+    e_.load(r2, r7, scratch_base_word());
+    e_.load(r1, r10, temp(depth + 2));
+    e_.alu(BPF_SUB, r1, r2);
+    e_.store(r10, temp(depth + 2), r1);  // now the offset in the area
+    bounded_scratch_copy(temp(depth + 2), temp(depth), temp(depth + 1),
+                         user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel);
   }
 
   void progenyof(const expr& e, int depth) {
@@ -2465,19 +2639,19 @@ class builder {
         eval(e.kids[1], depth);
         if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
-          load_variable(e.kids[0], depth + 1);
+          load_target(e.kids[0], depth + 1);
           e_.load(r1, r10, temp(depth));
           arithmetic(e.operation, e.t.is_signed, depth + 1);
         }
         e_.extend(r0, e.t.size, e.t.is_signed);
-        return store_variable(e.kids[0], depth);
+        return store_target(e.kids[0], depth);
       }
       case kind_t::increment: {
-        load_variable(e.kids[0], depth);
+        load_target(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
         e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
         e_.extend(r0, e.t.size, e.t.is_signed);
-        store_variable(e.kids[0], depth + 1);
+        store_target(e.kids[0], depth + 1);
         if (!e.value) e_.load(r0, r10, temp(depth));  // postfix: the old value
         return;
       }
@@ -2495,6 +2669,12 @@ class builder {
   // r0 = the address kids[0] + offset, or (an integer or pointer) what lies there in kernel
   // memory. A read that fails faults with the address, as DTrace's do.
   void memory(const expr& e, int depth) {
+    if (const auto at = in_variable(e); at && !e.t.is_object()) {
+      const auto size = e.t.size >= 8 ? 8u : e.t.size;
+      e_.load(r0, at->base, off16(at->offset), size);
+      e_.extend(r0, size, e.t.is_signed);
+      return;
+    }
     eval(e.kids[0], depth);
     if (e.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(e.value));
     if (e.t.is_object()) return;
@@ -2558,6 +2738,8 @@ class builder {
       case ir::subroutine::progenyof: return progenyof(e, depth);
       case ir::subroutine::copyin:
       case ir::subroutine::alloca: return scratch_bytes(e, depth);
+      case ir::subroutine::bcopy:
+      case ir::subroutine::copyinto: return copy_to_scratch(e, depth);
       case ir::subroutine::rand:
         e_.call(BPF_FUNC_get_prandom_u32);
         e_.extend(r0, 4, true);
@@ -2658,6 +2840,8 @@ class builder {
   label error_entry_ = e_.make_label();
   std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
   std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
+  std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
+  std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
   const ir::clause* clause_ = nullptr;
   label next_;
   std::uint32_t probe_area_ = 0;
@@ -2759,7 +2943,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     if (!d.keys.empty()) l.zero_size = std::max(l.zero_size, cpus * l.slot_size.back());
   }
   for (const auto& v : program.variables) {
-    const auto size = v.value.is_string() ? l.strsize : 8;
+    const auto size = variable_size(v.value, l.strsize);
     std::uint32_t offset = 0, map = 0, key = 0;
     if (!v.keys.empty()) {
       map = next_map++;

@@ -52,6 +52,7 @@ compile_result checker::run(const ast::program& program) {
     const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);
     if ((declares && !result_.errors.empty()) || probes_refused_) return std::move(result_);
   }
+  result_.program.scratchsize = (options_.scratchsize + 7) & ~7u;
   if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
     error("D_EMPTY", "empty D program translation unit",
           {static_cast<std::uint32_t>(source_.text().size()),
@@ -89,6 +90,8 @@ void checker::pragma(const ast::pragma& p) {
     return;
   }
   if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
+  if (p.name == "scratchsize")
+    options_.scratchsize = static_cast<std::uint32_t>(std::min<std::uint64_t>(*options::parse_size(p.value), 1u << 20));
   set_frames_option(options_, p.name, p.value);
   set_registers_option(options_, p.name, p.value);
   if (p.name == "defaultargs") options_.defaultargs = true;

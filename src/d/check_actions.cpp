@@ -313,7 +313,7 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"copyout", "copyoutstr", "copyinto", "bcopy", "tracemem", "jstack"})
+  for (const char* s : {"copyout", "copyoutstr", "tracemem", "jstack"})
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;

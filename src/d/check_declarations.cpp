@@ -18,6 +18,7 @@ namespace {
 std::string clean_name(const std::string& name) {
   std::string out;
   for (char c : name) {
+    if (c == '\t' || c == '\n') c = ' ';  // the source's blanks between a member's type and name
     if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
     if (c == '*' && !out.empty() && out.back() != ' ' && out.back() != '*') out += ' ';
     out += c;

@@ -389,6 +389,20 @@ expr checker::member(const ast::node_ptr& n, const type* assigned) {
   return variable_ref(it->second, n->where);
 }
 
+// Whether x[i] is an element in memory (of a pointer or an array) rather than of an associative
+// array: any base but a variable name, and a variable (global or self->) that is no associative
+// array.
+bool checker::indexes_memory(const ast::node_ptr& n) {
+  const auto& base = n->kids[0];
+  const bool thread = base->kind == ast::node_kind::member && base->text == "->" &&
+                      base->kids[0]->kind == ast::node_kind::identifier && base->kids[0]->text == "self";
+  if (base->kind != ast::node_kind::identifier && !thread) return true;
+  if (!thread && (base->text == "uregs" || base->text == "args")) return false;
+  const auto& table = thread ? thread_locals_ : globals_;
+  const auto it = table.find(thread ? base->name : base->text);
+  return it != table.end() && result_.program.variables[it->second].keys.empty();
+}
+
 // args[N], and associative arrays a[k...] (created by assignment).
 expr checker::index(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
@@ -397,7 +411,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   const bool thread_array = base->kind == ast::node_kind::member && base->text == "->" &&
                             base->kids[0]->kind == ast::node_kind::identifier &&
                             base->kids[0]->text == "self";
-  if (base->kind != ast::node_kind::identifier && !thread_array) return element_of(n);
+  if (indexes_memory(n)) return element_of(n);
   if (base->text == "uregs") {
     auto i = n->kids.size() == 2 ? value(n->kids[1]) : expr{};
     if (n->kids.size() != 2 || i.kind != kind_t::constant)
@@ -505,7 +519,8 @@ expr checker::call(const ast::node_ptr& n) {
       {id::ufunc, "uintptr_t", {"uintptr_t"}, 1},    {id::uaddr, "uintptr_t", {"uintptr_t"}, 1},
       {id::umod, "uintptr_t", {"uintptr_t"}, 1},     {id::copyin, "void *", {"uintptr_t", "size_t"}, 2},
       {id::alloca, "void *", {"size_t"}, 1},         {id::inet_ntoa, "string", {"ipaddr_t *"}, 1},
-      {id::inet_ntoa6, "string", {"struct in6_addr *", "int"}, 1}, {id::inet_ntop, "string", {"int", "void *"}, 2}};
+      {id::inet_ntoa6, "string", {"struct in6_addr *", "int"}, 1}, {id::inet_ntop, "string", {"int", "void *"}, 2},
+      {id::bcopy, "void", {"void *", "void *", "size_t"}, 3},  {id::copyinto, "void", {"uintptr_t", "size_t", "void *"}, 3}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
     if (name == ir::name(entry.id)) s = &entry;
@@ -538,14 +553,26 @@ expr checker::call(const ast::node_ptr& n) {
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
     if (s->id == id::strtok && i == 0 && is_null(a)) continue;
     const auto want = *named_type(s->params[i], options_.strsize);
-    if (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating() || !fits_pointer_parameter(want, a))
+    // bcopy() copies a string's bytes too, as dtrace-utils' does.
+    const bool string_bytes = s->id == id::bcopy && i == 0 && a.t.is_string();
+    if (!string_bytes && (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating() || !fits_pointer_parameter(want, a)))
       fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
                               (want.is_string() ? std::string("char *") : want.name) + "\n\t argument: " + a.t.name,
            n->kids[i + 1]->where);
+    // bcopy() and copyinto() write only into scratch memory, as DTrace's prototypes say.
+    if ((s->id == id::bcopy && i == 1) || (s->id == id::copyinto && i == 2))
+      if (!holds_scratch(n->kids[i + 1]))
+        fail("D_PROTO_ARG", name + "( ) argument #" + std::to_string(i + 1) +
+                                " is incompatible with prototype:\n\tprototype: alloca pointer\n\t argument: non-alloca pointer",
+             n->kids[i + 1]->where);
+    if ((s->id == id::alloca && i == 0) || (s->id == id::copyin && i == 1))
+      if (a.kind == kind_t::constant && static_cast<std::uint64_t>(a.value) > options_.scratchsize)
+        fail("D_ALLOCA_SIZE", name + "(" + std::to_string(a.value) + ") size larger than scratchsize " + std::to_string(options_.scratchsize),
+             n->where);
     // inet_ntoa6()'s second argument picks the code at compile time, as in dtrace-utils.
     if (s->id == id::inet_ntoa6 && i == 1 && a.kind != kind_t::constant)
       fail("D_PROTO_ARG", "inet_ntoa6( ) argument #2 must be an integer constant", n->kids[i + 1]->where);
-    e.kids.push_back(want.is_string() ? std::move(a) : cast_to(std::move(a), want));
+    e.kids.push_back(want.is_string() || string_bytes ? std::move(a) : cast_to(std::move(a), want));
   }
   e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.strsize));
   return e;
@@ -595,20 +622,100 @@ expr checker::prefix(const ast::node_ptr& n) {
 
 bool checker::is_lvalue_kind(const ast::node_ptr& n) {
   return n->kind == ast::node_kind::identifier || n->kind == ast::node_kind::member ||
-         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text != "args") ||
-         (n->kind == ast::node_kind::index && n->kids[0]->kind == ast::node_kind::member);
+         (n->kind == ast::node_kind::prefix && n->text == "*") ||
+         (n->kind == ast::node_kind::index && n->kids[0]->kind != ast::node_kind::aggregation &&
+          !(n->kids[0]->kind == ast::node_kind::identifier && n->kids[0]->text == "args"));
+}
+
+// Whether a pointer expression derives, through casts, sums and differences, from alloca() or
+// copyin(), or from what `is_root` accepts.
+bool checker::derives_from(const ast::node_ptr& n, bool (checker::*is_root)(const ast::node_ptr&)) {
+  switch (n->kind) {
+    case ast::node_kind::cast:
+      return derives_from(n->kids[0], is_root);
+    case ast::node_kind::binary:
+      return (n->text == "+" || n->text == "-") && (derives_from(n->kids[0], is_root) || derives_from(n->kids[1], is_root));
+    case ast::node_kind::call:
+      return n->kids[0]->kind == ast::node_kind::identifier && (n->kids[0]->text == "alloca" || n->kids[0]->text == "copyin");
+    case ast::node_kind::prefix:  // &p[i], &p->m: within what p points to
+      if (n->text == "&" && (n->kids[0]->kind == ast::node_kind::index || n->kids[0]->kind == ast::node_kind::member))
+        return derives_from(n->kids[0]->kids[0], is_root);
+      return (this->*is_root)(n);
+    default:
+      return (this->*is_root)(n);
+  }
+}
+
+// Whether the memory an expression points into may be written: memory reached from a D variable
+// or from alloca() and copyin(), as DTrace's writable flag spreads from variables through casts,
+// arithmetic, `*`, `->`, `.` and `[ ]`. The kernel's own objects (curthread, args[]) are not; the
+// engine checks at run time that a store lands in the clause's scratch memory.
+bool checker::writable(const ast::node_ptr& n) { return derives_from(n, &checker::writable_root); }
+
+bool checker::writable_root(const ast::node_ptr& n) {
+  switch (n->kind) {
+    case ast::node_kind::identifier:
+      return globals_.count(n->text) != 0;
+    case ast::node_kind::member:
+      if (n->text == "->" && n->kids[0]->kind == ast::node_kind::identifier &&
+          (n->kids[0]->text == "self" || n->kids[0]->text == "this"))
+        return true;
+      return writable(n->kids[0]);
+    case ast::node_kind::index:
+      return writable(n->kids[0]);
+    case ast::node_kind::prefix:
+      return n->text == "*" && writable(n->kids[0]);
+    default:
+      return false;
+  }
+}
+
+// Whether an expression points into scratch memory: alloca()'s or copyin()'s result, a variable
+// assigned one, and casts and sums of them (DTrace's alloca taint).
+bool checker::holds_scratch(const ast::node_ptr& n) { return derives_from(n, &checker::scratch_root); }
+
+bool checker::scratch_root(const ast::node_ptr& n) {
+  if (n->kind == ast::node_kind::identifier) {
+    const auto it = globals_.find(n->text);
+    return it != globals_.end() && scratch_variables_.count(it->second) != 0;
+  }
+  const auto& base = n->kids.empty() ? n : n->kids[0];
+  if (n->kind != ast::node_kind::member || n->text != "->" || base->kind != ast::node_kind::identifier ||
+      (base->text != "self" && base->text != "this"))
+    return false;
+  const auto& table = base->text == "self" ? thread_locals_ : clause_locals_;
+  const auto it = table.find(n->name);
+  return it != table.end() && scratch_variables_.count(it->second) != 0;
+}
+
+// *p, p->m, s.m and p[i] as the target of a store: an integer or pointer in writable memory.
+expr checker::memory_lvalue(const ast::node_ptr& n, const std::string& op) {
+  const auto& base = n->kids[0];
+  if (!writable(base)) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
+  auto target = object(n);
+  if (target.kind != kind_t::memory)
+    fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+  if (target.t.kind == type::category::array)
+    fail("D_OP_ARRFUN", "operator " + op + " may not be applied to operand of type \"" + target.t.name + "\"", n->where);
+  if (target.t.is_object())
+    fail("D_UNKNOWN", "operator " + op + " of a whole struct or union in memory is not supported yet", n->where);
+  return target;
 }
 
 expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned) {
   if (!is_lvalue_kind(n))
     fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+  if (n->kind == ast::node_kind::prefix) return memory_lvalue(n, op);
   if (n->kind == ast::node_kind::member) {
     const auto& base = n->kids[0];
     if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
-      fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
+      return memory_lvalue(n, op);
     return member(n, assigned);
   }
-  if (n->kind == ast::node_kind::index) return index(n, assigned);
+  if (n->kind == ast::node_kind::index) {
+    if (indexes_memory(n)) return memory_lvalue(n, op);
+    return index(n, assigned);
+  }
   const auto& name = n->text;
   const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
                           std::any_of(builtins().begin(), builtins().end(),
@@ -655,6 +762,8 @@ expr checker::assign(const ast::node_ptr& n) {
   auto v = value(n->kids[1]);
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
   auto target = lvalue(n->kids[0], op, &v.t);
+  if (target.kind == kind_t::variable && target.kids.empty() && op == "=" && holds_scratch(n->kids[1]))
+    scratch_variables_.insert(target.index);
   if (op == "=") v = null_as_string(std::move(v), target.t);
   const bool floats = target.t.is_floating() || v.t.is_floating();
   // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).

@@ -15,8 +15,10 @@ namespace dtpp::d::detail {
 std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   // Normalize blanks: "unsigned  long" -> "unsigned long"; "char *" stays a pointer (8 bytes).
   std::string clean;
-  for (char c : name)
+  for (char c : name) {
+    if (c == '\t' || c == '\n') c = ' ';  // the source's blanks between a member's type and name
     if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
+  }
   while (!clean.empty() && clean.back() == ' ') clean.pop_back();
   if (!clean.empty() && clean.back() == '*') return integer_type(clean, 8, false);
   struct entry { const char* name; std::uint32_t size; bool is_signed; };
@@ -62,6 +64,7 @@ std::pair<std::string, int> split_stars(const std::string& name) {
   std::string clean;
   int stars = 0;
   for (char c : name) {
+    if (c == '\t' || c == '\n') c = ' ';
     if (c == '*') ++stars;
     else if (c != ' ' || (!clean.empty() && clean.back() != ' ')) clean += c;
   }
@@ -142,7 +145,9 @@ void checker::declare(const ast::declaration& d) {
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
     return;
   }
-  if (t->is_object()) {
+  // A struct or union variable holds its bytes (global, self-> or this->); not yet arrays, nor
+  // as an associative array's value.
+  if (t->is_object() && (t->kind != type::category::record || !d.keys.empty())) {
     error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }
@@ -198,6 +203,8 @@ expr checker::cast(const ast::node_ptr& n) {
     v.t = void_type();
     return v;
   }
+  // (string)p: the string in memory at a pointer (alloca()'s, copyin()'s), as DTrace reads it.
+  if (t && t->is_string() && pointed_to(v.t)) return memory_string(std::move(v), n->where);
   // A float casts only to its own type (and to void, above): D converts no float to anything.
   const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
   if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
@@ -348,9 +355,8 @@ expr checker::address_of(const ast::node_ptr& n) {
 expr checker::element_of(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
   if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
-  auto& types = kernel_types("operator [ ]", n->where);
   std::optional<type> t;
-  if (base.t.kind == type::category::array) t = types.element(base.t.id);
+  if (base.t.kind == type::category::array) t = kernel_types("operator [ ]", n->where).element(base.t.id);
   else if (const auto target = pointed_to(base.t)) t = target;
   else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);

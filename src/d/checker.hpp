@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -217,6 +218,13 @@ class checker {
   expr index(const ast::node_ptr& n, const type* assigned);
   static bool is_lvalue_kind(const ast::node_ptr& n);
   expr lvalue(const ast::node_ptr& n, const std::string& op, const type* assigned);
+  bool derives_from(const ast::node_ptr& n, bool (checker::*is_root)(const ast::node_ptr&));
+  bool writable(const ast::node_ptr& n);
+  bool writable_root(const ast::node_ptr& n);
+  bool holds_scratch(const ast::node_ptr& n);
+  bool scratch_root(const ast::node_ptr& n);
+  expr memory_lvalue(const ast::node_ptr& n, const std::string& op);
+  bool indexes_memory(const ast::node_ptr& n);
 
   // ---- expressions: operators and calls (check_expressions.cpp) ------------------------------
 
@@ -247,6 +255,7 @@ class checker {
   compile_result result_;
   std::vector<bool> referenced_;
   std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
+  std::set<std::uint32_t> scratch_variables_;  ///< variables assigned a pointer into scratch memory
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   declared_types types_;  // the program's structs, unions, enums and typedefs, then the kernel's

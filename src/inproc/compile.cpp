@@ -497,6 +497,8 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     case id::umod:
     case id::copyin:  // kernel_only
     case id::alloca:
+    case id::bcopy:
+    case id::copyinto:
     case id::action:
       break;
   }
@@ -925,7 +927,9 @@ class compiler {
         if (e.function == ir::subroutine::speculation) return speculation_call();
         if (e.function == ir::subroutine::strtok) return strtok_call(e);
         // Scratch memory that stringof() and * read: the kernel engine's, as kernel memory is.
-        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) throw kernel_only(e);
+        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca ||
+            e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto)
+          throw kernel_only(e);
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };

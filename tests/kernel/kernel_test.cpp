@@ -482,6 +482,39 @@ TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and th
                                     "in-process engine"));
 }
 
+TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and its faults, per clause") {
+  REQUIRE_KERNEL();
+  consumer::handle h(kernel::engines());
+  h.setopt("quiet");
+  // Each BEGIN clause starts with empty scratch; a fault ends its clause (its data dropped) and
+  // the ERROR clause prints the fault's code: 1 invalid address, 5 out of scratch, 10 invalid size.
+  h.exec(h.compile(
+      "#pragma D option scratchsize=24\n"
+      "BEGIN { p = (long *)alloca(16); p[0] = -9223372036854775807 - 1; p[1] = 5; *(p + 1) += 2; p[1]++;"
+      "  c = (char *)alloca(3); c[0] = 'a'; c[1] = c[0] + 1; c[7] = 'z';"
+      "  printf(\"%d %d %s %c\\n\", p[0], p[1], stringof(c), c[7]); }\n"
+      "BEGIN { printf(\"A\\n\"); c = (char *)alloca(15); c[16] = 1; }\n"
+      "BEGIN { printf(\"B\\n\"); c[0] = 1; }\n"
+      "BEGIN { printf(\"C\\n\"); bcopy(\"abc\", alloca(0), 3); }\n"
+      "BEGIN { printf(\"D\\n\"); bcopy(\"abc\", alloca(8), -1); }\n"
+      "BEGIN { s = alloca(0); bcopy(probename, alloca(10), 6); printf(\"%s\\n\", (string)s); }\n"
+      "BEGIN { n = 17; alloca(8); alloca(n); }\n"
+      "BEGIN { d = alloca(16); s = alloca(8); bcopy(s, d, 16); }\n"
+      "BEGIN { x = (int *)alloca(4); *(x - 1) = 1; }\n"
+      "BEGIN { exit(0); }\n"
+      "ERROR { printf(\"fault %d\\n\", arg4); }"));
+  CHECK(h.engine_name() == "kernel");
+  std::vector<std::string> faults;
+  h.handle_faults([&](const consumer::fault_data& f) { faults.push_back(f.what.substr(0, f.what.find(" ("))); });
+  h.go();
+  memory_file text;
+  while (h.work(text.get()) == consumer::work_status::okay) {
+  }
+  CHECK(faults == std::vector<std::string>{"invalid address", "invalid address", "invalid address", "invalid size",
+                                           "out of scratch space", "invalid size", "invalid address"});
+  CHECK(text.text() == "-9223372036854775808 8 ab z\nfault 1\nfault 1\nfault 1\nfault 10\nBEGIN\nfault 5\nfault 10\nfault 1\n");
+}
+
 TEST_CASE("a bit-field of the task reads as the kernel set it: sched_reset_on_fork") {
   REQUIRE_KERNEL();
   consumer::handle h(kernel::engines());

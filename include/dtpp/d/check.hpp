@@ -22,6 +22,7 @@ struct compile_options {
   std::vector<std::string> arguments{"dtrace"};
   std::int64_t target = 0;      ///< $target: the -c or -p process, 0 when none
   std::uint32_t strsize = 256;  ///< bytes of a string
+  std::uint32_t scratchsize = 256;  ///< bytes of scratch memory for alloca() and copyin(), per clause
   std::uint32_t stackframes = 20;   ///< frames of stack() without an argument
   std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
   std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)

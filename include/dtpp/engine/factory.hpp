@@ -53,14 +53,18 @@ inline ir::type_table* types_of(std::span<const factory> engines) {
 }
 
 /// Whether a program reads the memory of a type_table's types (curthread, p->member, stringof a
-/// char array): only the engine that gave those types can.
+/// char array) or uses scratch memory (alloca(), copyin(), bcopy(), copyinto()): only the engine
+/// that gave those types can.
 inline bool reads_typed_memory(const ir::program& program) {
   bool reads = false;
   for (const auto& c : program.clauses)
     ir::for_each_expression(c, [&](const ir::expr& e) {
       using kind = ir::expr::kind_t;
+      using ir::subroutine;
       reads |= e.kind == kind::memory || e.kind == kind::memory_string ||
-               (e.kind == kind::builtin && e.index == static_cast<std::uint32_t>(ir::builtin::curthread));
+               (e.kind == kind::builtin && e.index == static_cast<std::uint32_t>(ir::builtin::curthread)) ||
+               (e.kind == kind::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
+                                         e.function == subroutine::bcopy || e.function == subroutine::copyinto));
     });
   return reads;
 }

@@ -99,6 +99,8 @@ enum class subroutine : std::uint8_t {
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
   sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca, inet_ntoa, inet_ntoa6, inet_ntop,
+  bcopy,     ///< kids: source, destination (in scratch), size; void
+  copyinto,  ///< kids: user address, size, destination (in scratch); void
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
 };
 
@@ -147,6 +149,8 @@ inline std::string_view name(subroutine s) {
     case subroutine::inet_ntoa: return "inet_ntoa";
     case subroutine::inet_ntoa6: return "inet_ntoa6";
     case subroutine::inet_ntop: return "inet_ntop";
+    case subroutine::bcopy: return "bcopy";
+    case subroutine::copyinto: return "copyinto";
     case subroutine::action: return "action";
   }
   return "?";
@@ -283,6 +287,9 @@ struct program {
   std::vector<variable> variables;
   std::vector<agg::descriptor> aggregations;  ///< varid - 1 indexes this
   std::vector<option> options;                 ///< #pragma D option, in order
+  /// Bytes of scratch memory a clause's alloca() and copyin() take from (DTrace's scratchsize,
+  /// rounded up to 8).
+  std::uint32_t scratchsize = 256;
 };
 
 }  // namespace dtpp::ir
