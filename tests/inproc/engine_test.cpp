@@ -18,6 +18,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
+#include "dtpp/print/json.hpp"
 
 using namespace dtpp;
 
@@ -480,11 +481,23 @@ TEST_CASE("print() shows a struct in the process's memory, and a bad address fau
   char at[32];
   std::snprintf(at, sizeof at, "%p", static_cast<const void*>(bytes));
   const std::string pad(44, ' ');
+  const auto printed = std::string(at) + " = *\n" + pad + "(struct pair) {\n" + pad + " .a = (int)-5,\n" + pad +
+                       " .b = (long long)9223372036854775807,\n" + pad + "}\n";
   CHECK(run("struct pair { int a; int zero; long long b; };\n"
             "testapp:::address { print((struct pair *)arg0); }",
-            [&](auto&) { address(bytes); }) ==
-        std::string(at) + " = *\n" + pad + "(struct pair) {\n" + pad + " .a = (int)-5,\n" + pad +
-            " .b = (long long)9223372036854775807,\n" + pad + "}\n\n");
+            [&](auto&) { address(bytes); }) == printed + "\n");
+
+  // In JSON, the same text is the record's "print" member.
+  consumer::handle h;
+  h.setopt("oformat", "json");
+  h.exec(h.compile("struct pair { int a; int zero; long long b; };\n"
+                   "testapp:::address { print((struct pair *)arg0); }"));
+  h.go();
+  address(bytes);
+  h.stop();
+  memory_file json_out;
+  h.work(json_out.get());
+  CHECK(print::json::parse(json_out.text())["output"] == print::json::array({{{"print", printed}}}));
 
   inproc::engine engine(compiled("struct pair { int a; int zero; long long b; };\n"
                                  "testapp:::address { print((struct pair *)arg0); }"));

@@ -165,22 +165,27 @@ class record_printer {
       case ir::action::printa:
         printa(s, out);
         return;
-      case ir::action::print: {
-        const auto& object = s.records[1];
-        const auto bytes = object.offset < data.size() ? data.subspan(object.offset) : data.subspan(data.size());
-        print::print_typed(out, read_record(s.records[0], data).as_unsigned(), s.printed,
-                           bytes.first(std::min<std::size_t>(object.size, bytes.size())), options_.printsize);
+      case ir::action::print:
+        print_typed(s, data, out);
         return;
-      }
       default:
         return;
     }
   }
 
+  /// print(): the object whose address and bytes the statement recorded, as dtrace-utils lays
+  /// it out.
+  void print_typed(const ir::statement& s, std::span<const std::byte> data, std::string& out) const {
+    const auto& object = s.records[1];
+    const auto bytes = object.offset < data.size() ? data.subspan(object.offset) : data.subspan(data.size());
+    print::print_typed(out, read_record(s.records[0], data).as_unsigned(), s.printed,
+                       bytes.first(std::min<std::size_t>(object.size, bytes.size())), options_.printsize);
+  }
+
   /// One record as a JSON document, or null for a statement that records nothing printable:
   /// trace() {"value": V}, stack() {"stack": [frames]}, ustack() {"ustack": [frames]}, printf()
-  /// {"message": its text}, printa() {"printa": [aggregations]} (its format left aside), exit()
-  /// {"exit": status}.
+  /// {"message": its text}, printa() {"printa": [aggregations]} (its format left aside), print()
+  /// {"print": its text}, exit() {"exit": status}.
   print::json json_record(const ir::statement& s, std::span<const std::byte> data) const {
     switch (s.kind) {
       case ir::action::trace:
@@ -200,6 +205,11 @@ class record_printer {
         print::json tables = print::json::array();
         for (const auto id : s.aggregations) tables.push_back(aggregation_json(id));
         return member("printa", std::move(tables));
+      }
+      case ir::action::print: {
+        std::string text;
+        print_typed(s, data, text);
+        return member("print", std::move(text));
       }
       case ir::action::exit:
         return member("exit", read_record(s.records[0], data).as_signed());
