@@ -18,6 +18,7 @@
 #include "dtpp/agg/dynamic.hpp"
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/walk.hpp"
+#include "dtpp/consumer/flow_indent.hpp"
 #include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
 #include "dtpp/options/set.hpp"
@@ -38,6 +39,7 @@ enum class output_format { text, json, folded };
 
 struct printer_options {
   bool quiet = false;    ///< -q / quiet: no probe lines
+  bool flowindent = false;  ///< -F / flowindent: probe lines show the flow of calls, even when quiet
   bool testing = false;  ///< _DTRACE_TESTING: probe lines without the CPU and ID columns
   output_format format = output_format::text;
   print::print_options print;
@@ -48,6 +50,7 @@ struct printer_options {
 inline printer_options printing(const options::option_set& o, bool testing = false) {
   printer_options p;
   p.quiet = o.number("quiet").has_value();
+  p.flowindent = o.number("flowindent").has_value();
   p.testing = testing;
   const auto format = o.text("oformat").value_or("text");
   p.format = format == "json" ? output_format::json : format == "folded" ? output_format::folded : output_format::text;
@@ -108,6 +111,7 @@ class record_printer {
       firing_records_ = false;
       return;
     }
+    if (options_.flowindent) return open_flow(f, out);
     if (options_.quiet) return;
     if (!heading_) {
       if (options_.testing)
@@ -122,6 +126,23 @@ class record_printer {
       print::detail::append(out, "%32s ", name.c_str());
     else
       print::detail::append(out, "%3u %6u %32s ", f.cpu, f.probe, name.c_str());
+  }
+
+  /// open() under flowindent: a FUNCTION column instead of FUNCTION:NAME, printed when quiet too,
+  /// as dtrace(1) prints it.
+  void open_flow(const engine::firing& f, std::string& out) {
+    if (!heading_) {
+      if (options_.testing)
+        print::detail::append(out, "%-41s\n", "FUNCTION");
+      else
+        print::detail::append(out, "%3s %-41s\n", "CPU", "FUNCTION");
+      heading_ = true;
+    }
+    const auto column = flow_.function_column(engine_.probes()[f.probe - 1], f);
+    if (options_.testing)
+      print::detail::append(out, "%-41s ", column.c_str());
+    else
+      print::detail::append(out, "%3u %-41s ", f.cpu, column.c_str());
   }
 
   /// The newline that closes a firing; nothing when quiet. In JSON, the firing's line (when
@@ -337,6 +358,7 @@ class record_printer {
   printer_options options_;
   std::vector<bool> printed_;
   bool heading_ = false;
+  flow_indent flow_;  // flowindent's depth on each CPU
   // JSON: the firing being printed, up to its records so far, and whether it has any.
   std::string firing_line_;
   bool firing_records_ = false;
