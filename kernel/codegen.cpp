@@ -106,6 +106,10 @@ class builder {
     for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
       if (p_.variables[id].where == ir::scope::clause)
         zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
+    if (uses_builtin(ir::builtin::timestamp)) {
+      timestamp_slot_ = s_.allocate(8);
+      zero({r7, timestamp_slot_}, 8);
+    }
     for (const auto index : t_->info.clauses) clause(p_.clauses[index]);
     e_.bind(out);
     e_.mov(r0, 0);
@@ -118,19 +122,42 @@ class builder {
  private:
   // ---- helpers -------------------------------------------------------------------------------
 
-  // Whether this program's clauses (its own, or ERROR's) use a thread-local scalar (self->x) or
-  // strtok()'s state.
-  bool uses_thread_storage() const {
-    bool uses = false;
+  // Whether an expression of this program's clauses (its own, or ERROR's) satisfies `test`.
+  template <typename Test>
+  bool any_expression(Test test) const {
+    bool found = false;
     auto clauses = t_->info.clauses;
     if (l_.error_probe) clauses.insert(clauses.end(), l_.error_probe->clauses.begin(), l_.error_probe->clauses.end());
     for (const auto index : clauses)
-      ir::for_each_expression(p_.clauses[index], [&](const expr& e) {
-        uses |= e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
-                p_.variables[e.index].keys.empty();
-        uses |= e.kind == kind_t::call && e.function == ir::subroutine::strtok;
-      });
-    return uses;
+      ir::for_each_expression(p_.clauses[index], [&](const expr& e) { found |= test(e); });
+    return found;
+  }
+
+  // Whether the clauses use a thread-local scalar (self->x) or strtok()'s state.
+  bool uses_thread_storage() const {
+    return any_expression([&](const expr& e) {
+      return (e.kind == kind_t::variable && p_.variables[e.index].where == ir::scope::thread &&
+              p_.variables[e.index].keys.empty()) ||
+             (e.kind == kind_t::call && e.function == ir::subroutine::strtok);
+    });
+  }
+
+  // Whether the clauses read the built-in variable `b`.
+  bool uses_builtin(ir::builtin b) const {
+    return any_expression([b](const expr& e) {
+      return e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == b;
+    });
+  }
+
+  // r0 = `timestamp`: the clock is read once per firing, at the first use, and every clause of
+  // the firing sees that value (dtrace-utils caches it in its machine state the same way).
+  void firing_timestamp() {
+    const auto have = e_.make_label();
+    e_.load(r0, r7, off16(timestamp_slot_));
+    e_.jump_if(BPF_JNE, r0, 0, have);
+    e_.call(BPF_FUNC_ktime_get_ns);
+    e_.store(r7, off16(timestamp_slot_), r0);
+    e_.bind(have);
   }
 
   // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
@@ -2102,7 +2129,7 @@ class builder {
     using ir::builtin;
     switch (static_cast<builtin>(e.index)) {
       case builtin::arg: return argument(static_cast<std::size_t>(e.value));
-      case builtin::timestamp: e_.call(BPF_FUNC_ktime_get_ns); return;
+      case builtin::timestamp: return firing_timestamp();
       case builtin::walltimestamp:
         e_.call(BPF_FUNC_ktime_get_ns);
         e_.mov64(r1, l_.walltime_offset);
@@ -2845,6 +2872,7 @@ class builder {
   const ir::clause* clause_ = nullptr;
   label next_;
   std::uint32_t probe_area_ = 0;
+  std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task

@@ -27,12 +27,6 @@ namespace dtpp::inproc::detail {
 using ir::expr;
 using kind_t = ir::expr::kind_t;
 
-inline std::uint64_t now(clockid_t clock) {
-  timespec ts{};
-  ::clock_gettime(clock, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
 // Reads a C string of this process without faulting on a bad address.
 inline std::optional<std::string> read_string(std::uint64_t address, std::size_t limit) {
   std::string out;
@@ -1031,7 +1025,7 @@ class compiler {
           return value{n < r.args.size() ? r.args[n] : 0, {}};
         };
       case builtin::timestamp:
-        return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_MONOTONIC)), {}}; };
+        return [](runner& r) { return value{r.timestamp(), {}}; };
       case builtin::vtimestamp:
         return [](runner&) {
           return value{static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID)), {}};

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <memory>
@@ -190,6 +191,13 @@ inline bool stopped_by_exit(const engine::state& st, const bound_probe& probe) {
          probe.type != bound_probe::kind::error;
 }
 
+// A clock's time in ns.
+inline std::uint64_t now(clockid_t clock) {
+  timespec ts{};
+  ::clock_gettime(clock, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
 // One firing of a probe: its arguments, clause-local variables and the record being built, which
 // the compiled clauses read and write.
 class runner {
@@ -238,6 +246,13 @@ class runner {
     return cpu_;
   }
 
+  /// `timestamp` in ns of CLOCK_MONOTONIC: read once per firing, at its first use, so that every
+  /// clause of the firing sees the same value (as dtrace-utils caches it).
+  std::int64_t timestamp() {
+    if (timestamp_ == 0) timestamp_ = static_cast<std::int64_t>(now(CLOCK_MONOTONIC));
+    return timestamp_;
+  }
+
   engine::state& st;
   std::span<const std::int64_t> args;
   const void* caller;
@@ -268,6 +283,7 @@ class runner {
 
   const bound_probe& probe_;
   std::uint32_t cpu_;
+  std::int64_t timestamp_ = 0;
 };
 
 inline std::int64_t integer_operand::operator()(runner& r) const {
