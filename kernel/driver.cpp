@@ -91,8 +91,9 @@ int create_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint
   return bpf_call(BPF_MAP_CREATE, attr);
 }
 
-// A loaded program's fd, or -errno; the verifier's log in `log` when it is not empty.
-int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::string& log) {
+// A loaded program's fd, or -errno; the verifier's log in `log` when it is not empty, at
+// `log_level` (1: what it refused and why, 2: every instruction's state, 4: statistics).
+int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::string& log, std::uint32_t log_level = 1 | 4) {
   bpf_attr attr{};
   attr.prog_type = type;
   attr.insns = reinterpret_cast<std::uintptr_t>(code.data());
@@ -100,7 +101,7 @@ int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::str
   attr.license = reinterpret_cast<std::uintptr_t>("GPL");
   std::strncpy(attr.prog_name, "dtpp", sizeof attr.prog_name - 1);
   if (!log.empty()) {
-    attr.log_level = 1;
+    attr.log_level = log_level;
     attr.log_buf = reinterpret_cast<std::uintptr_t>(log.data());
     attr.log_size = static_cast<std::uint32_t>(log.size());
   }
@@ -862,16 +863,26 @@ struct driver::state {
     }
   }
 
-  // Loads a program; when the verifier refuses, loads it again for the log and reports it.
+  // Loads a program; when the verifier refuses, loads it again for the log and reports it. Under
+  // bpflog the first load asks for the whole log (every instruction, as dtrace-utils asks), which
+  // goes to options.verifier_log.
   fd load(const unit& u, const std::vector<bpf_insn>& code) {
     const auto& t = u.program;
     std::string log;
-    const int f = load_program(type_of(t), code, log);
-    if (f >= 0) return fd(f);
-    log.assign(1 << 20, '\0');
-    const int again = load_program(type_of(t), code, log);
-    if (again >= 0) return fd(again);
+    if (options.verifier_log) log.assign(options.verifier_log_size, '\0');
+    int f = load_program(type_of(t), code, log, 1 | 2 | 4);
+    if (f < 0 && log.empty()) {
+      log.assign(options.verifier_log_size, '\0');
+      f = load_program(type_of(t), code, log);
+    }
     log.resize(::strnlen(log.data(), log.size()));
+    if (f >= 0) {
+      if (options.verifier_log) options.verifier_log(log);
+      return fd(f);
+    }
+    if (f == -ENOSPC)  // the kernel refuses a load whose log did not fit, as dtrace-utils says
+      log = "BPF verifier log is incomplete and is not reported.\nSet DTrace option 'bpflogsize' to some greater "
+            "size for more output.\n(Current size is " + std::to_string(options.verifier_log_size) + ".)";
     // The verifier's verdict is at the end of its log.
     constexpr std::size_t tail = 4000;
     if (log.size() > tail) log = "...\n" + log.substr(log.size() - tail);
@@ -1212,7 +1223,8 @@ engine::factory engine_factory() {
         if (const auto why = unavailable()) throw error(*why);
         return std::make_unique<driver>(
             program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec,
-                          .zdefs = run.zdefs});
+                          .zdefs = run.zdefs, .verifier_log = run.verifier_log,
+                          .verifier_log_size = run.verifier_log_size});
       },
       // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
       // list when every probe is listed.

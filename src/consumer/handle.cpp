@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -44,6 +45,15 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   options.empty_ok = o.on("empty");
   if (const auto tregs = o.text("tregs")) d::set_registers_option(options, "tregs", *tregs);
   return options;
+}
+
+void print_verifier_log(std::string_view log) {
+  while (!log.empty()) {
+    const auto end = log.find('\n');
+    const auto line = log.substr(0, end);
+    std::fprintf(stderr, "BPF: %.*s\n", static_cast<int>(line.size()), line.data());
+    log.remove_prefix(end == std::string_view::npos ? log.size() : end + 1);
+  }
 }
 
 }  // namespace
@@ -128,17 +138,26 @@ void handle::exec(const program& p) {
   for (std::size_t i = 0; i < run_program.clauses.size(); ++i)
     if (!enabled[i]) run_program.clauses[i].probes.clear();
   try {
-    const auto& chosen = engine::select(engines_, run_program, options_.engine());
+    // bpflog asks for the BPF programs' verifier logs: under auto, the program runs in the kernel.
+    const bool bpflog = options_.on("bpflog");
+    const bool kernel_linked = std::any_of(engines_.begin(), engines_.end(), [](const auto& e) { return e.name == "kernel"; });
+    const auto choice = bpflog && options_.engine() == "auto" && kernel_linked ? "kernel" : options_.engine();
+    const auto& chosen = engine::select(engines_, run_program, choice);
     // The engine's buffer carries firings to the consumer. Under ring and fill, bufsize is the
     // consumer's principal_buffer, which keeps or drops them; the carrier keeps the default size.
     constexpr std::size_t default_bufsize = 4u << 20;
     const auto bufsize = options_.size("bufsize", default_bufsize);
     const bool switching = options_.number("bufpolicy").value_or(2) == static_cast<std::int64_t>(principal_buffer::policy::switching);
-    const engine::run_options run{program_name_, switching ? bufsize : std::max(bufsize, default_bufsize),
-                                  options_.size("aggsize", 4u << 20),
-                                  options_.size("dynvarsize", 1u << 20),
-                                  static_cast<std::size_t>(options_.number("nspec").value_or(1)),
-                                  options_.on("zdefs")};
+    // bpflog's verifier logs go to standard error, each line after "BPF: ", as libdtrace prints them.
+    const engine::run_options run{
+        .program_name = program_name_,
+        .bufsize = switching ? bufsize : std::max(bufsize, default_bufsize),
+        .aggsize = options_.size("aggsize", 4u << 20),
+        .dynvarsize = options_.size("dynvarsize", 1u << 20),
+        .nspec = static_cast<std::size_t>(options_.number("nspec").value_or(1)),
+        .zdefs = options_.on("zdefs"),
+        .verifier_log = bpflog ? print_verifier_log : std::function<void(std::string_view)>{},
+        .verifier_log_size = options_.size("bpflogsize", engine::run_options{}.verifier_log_size)};
     auto made = std::make_unique<session>(chosen.make(run_program, run), options_,
                                           std::getenv("_DTRACE_TESTING") != nullptr);
     session_ = std::move(made);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,6 +27,9 @@ struct run_options {
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
   std::size_t nspec = 1;              ///< speculative buffers
   bool zdefs = false;                 ///< -Z: a description may match no probe (yet)
+  /// bpflog: given each BPF program's verifier log once it loads (kernel); empty: no log asked.
+  std::function<void(std::string_view log)> verifier_log{};
+  std::size_t verifier_log_size = (16u << 20) - 1;  ///< bpflogsize: the log's bytes, as dtrace-utils
 };
 
 /// One engine a consumer can run programs in.

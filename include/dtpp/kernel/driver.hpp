@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtpp/engine/factory.hpp"
@@ -37,6 +39,10 @@ struct driver_options {
   /// -Z: a description may match no probe, as a pid or USDT one naming a library the process
   /// has not loaded yet (its probes are placed when it is).
   bool zdefs = false;
+  /// bpflog: given each program's verifier log once it loads; empty: loads ask for no log.
+  std::function<void(std::string_view log)> verifier_log{};
+  /// bpflogsize: the bytes of the verifier's log (that of a refused program too).
+  std::size_t verifier_log_size = (16u << 20) - 1;
 };
 
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.
