@@ -33,14 +33,6 @@ std::int16_t off16(std::uint32_t v) {
   return static_cast<std::int16_t>(v);
 }
 
-/// The bytes (with the NUL) of stringof()'s string from kernel memory: a char array's size and a
-/// NUL (bpf_probe_read_kernel_str copies one less, so an unterminated array ends at its end), a
-/// pointer's strsize.
-std::uint32_t memory_string_bound(const expr& e, std::uint32_t strsize) {
-  const auto& from = e.kids[0].t;
-  return from.kind == ir::type::category::array ? std::min(from.size + 1, strsize) : strsize;
-}
-
 /// The bytes a variable's value takes: a string's strsize, a struct's or union's own (8-byte
 /// aligned), 8 for an integer.
 std::uint32_t variable_size(const ir::type& t, std::uint32_t strsize) {
@@ -227,7 +219,7 @@ class builder {
       e_.load(r1, r8, global_exited);
       e_.jump_if(BPF_JNE, r1, 0, next);
     }
-    if (uses_scratch(c)) reset_scratch();
+    if (ir::uses_scratch(c)) reset_scratch();
     if (c.predicate) {
       eval(*c.predicate, 0);
       e_.jump_if(BPF_JEQ, r0, 0, next);
@@ -2217,17 +2209,6 @@ class builder {
   // Stores, bcopy() and copyinto() land only in [area, area + top); the slack after the area lets
   // the verifier see that a copy of up to scratchsize bytes at up to scratchsize stays in the map.
 
-  static bool uses_scratch(const ir::clause& c) {
-    bool uses = false;
-    ir::for_each_expression(c, [&](const expr& e) {
-      using ir::subroutine;
-      uses |= (e.kind == kind_t::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
-                                          e.function == subroutine::bcopy || e.function == subroutine::copyinto)) ||
-              ((e.kind == kind_t::assign || e.kind == kind_t::increment) && e.kids[0].kind == kind_t::memory);
-    });
-    return uses;
-  }
-
   std::uint32_t scratch_area() {
     if (!scratch_area_) scratch_area_ = s_.allocate(16 + 2 * p_.scratchsize);
     return *scratch_area_;
@@ -2726,7 +2707,7 @@ class builder {
   place memory_string(const expr& e, int depth) {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
-    const auto bound = static_cast<std::int32_t>(memory_string_bound(e, l_.strsize));
+    const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.strsize));
     return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
   }
 
@@ -2906,7 +2887,7 @@ std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32
     case kind_t::stringof:
       if (e.kids[0].t.is_string()) bound = string_bound(e.kids[0], probe_names, strsize);
       break;
-    case kind_t::memory_string: bound = memory_string_bound(e, strsize); break;
+    case kind_t::memory_string: bound = ir::memory_string_bound(e, strsize); break;
     default: break;
   }
   return std::min(bound, strsize);

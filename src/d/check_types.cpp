@@ -356,7 +356,9 @@ expr checker::element_of(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
   if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   std::optional<type> t;
-  if (base.t.kind == type::category::array) t = kernel_types("operator [ ]", n->where).element(base.t.id);
+  // The program's own arrays need no kernel types (a struct variable's member, in-process too).
+  if (base.t.kind == type::category::array)
+    t = (ir::names_table_type(base.t) ? kernel_types("operator [ ]", n->where) : types_).element(base.t.id);
   else if (const auto target = pointed_to(base.t)) t = target;
   else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
@@ -380,7 +382,7 @@ expr checker::offset_of(const ast::node_ptr& n) {
   const auto t = find_type(n->text);
   if (!t || t->kind != type::category::record)
     fail("D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type", n->where);
-  const auto m = kernel_types("offsetof", n->where).member(t->id, n->name);
+  const auto m = (ir::names_table_type(*t) ? kernel_types("offsetof", n->where) : types_).member(t->id, n->name);
   if (!m) fail("D_UNKNOWN", "failed to determine offset of " + n->name + ": Member name not found", n->where);
   if (m->bit_size != 0) fail("D_OFFSETOF_BITFIELD", "cannot take offset of a bit-field: " + n->name, n->where);
   return sized(m->bit_offset / 8, n->where);

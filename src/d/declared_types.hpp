@@ -17,7 +17,7 @@ namespace dtpp::d::detail {
 
 class declared_types final : public ir::type_table {
  public:
-  static constexpr std::uint32_t first_id = 1u << 30;
+  static constexpr std::uint32_t first_id = ir::first_declared_id;
 
   /// `kernel` may be null (no kernel types: the in-process engine); not owned.
   explicit declared_types(ir::type_table* kernel) : kernel_(kernel) {}

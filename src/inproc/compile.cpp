@@ -44,30 +44,42 @@ inline std::optional<std::string> read_string(std::uint64_t address, std::size_t
   return out;
 }
 
-// An address this process cannot read: DTrace's bad-address fault, with the address.
-[[noreturn]] inline void bad_address(std::int64_t address) {
-  char what[64];
-  std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(address));
-  throw fault_signal{what, fault_bad_address, address};
+// `size` bytes of this process's memory at `address` into `out`, or the bad-address fault: a safe
+// read, which an unmapped address does not crash.
+inline void read_memory(void* out, std::int64_t address, std::size_t size) {
+  iovec local{out, size};
+  iovec remote{reinterpret_cast<void*>(address), size};
+  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(size)) bad_address(address);
 }
 
 // `N` bytes of this process's memory at `address` (what an in-process probe's pointer points to).
 template <std::size_t N>
 std::array<std::uint8_t, N> read_bytes(std::int64_t address) {
   std::array<std::uint8_t, N> out{};
-  iovec local{out.data(), N};
-  iovec remote{reinterpret_cast<void*>(address), N};
-  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(N)) bad_address(address);
+  read_memory(out.data(), address, N);
   return out;
 }
 
 // print()'s object: `record.size` bytes of this process's memory at `address`, into the record.
 inline void put_object(std::vector<std::byte>& data, const ir::record& record, std::int64_t address) {
   if (record.offset + record.size > data.size()) return;
-  iovec local{data.data() + record.offset, record.size};
-  iovec remote{reinterpret_cast<void*>(address), record.size};
-  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(record.size))
-    bad_address(address);
+  read_memory(data.data() + record.offset, address, record.size);
+}
+
+// An integer or pointer of type `t` (a float's bits too) from its bytes, as D loads one, and back.
+inline std::int64_t load_integer(const std::byte* bytes, const ir::type& t) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, bytes, std::min<std::size_t>(t.size, 8));  // little-endian: low bytes first
+  return ir::fit(static_cast<std::int64_t>(bits), t);
+}
+inline void store_integer(std::byte* bytes, std::int64_t v, const ir::type& t) {
+  const auto bits = static_cast<std::uint64_t>(v);
+  std::memcpy(bytes, &bits, std::min<std::size_t>(t.size, 8));
+}
+
+// An address `offset` bytes past `address`, in 64-bit unsigned arithmetic as D's.
+inline std::int64_t past(std::int64_t address, std::int64_t offset) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(address) + static_cast<std::uint64_t>(offset));
 }
 
 // inet_ntoa(): an IPv4 address's four bytes, in memory (network) order, dotted.
@@ -489,7 +501,7 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
     case id::ufunc:
     case id::uaddr:
     case id::umod:
-    case id::copyin:  // kernel_only
+    case id::copyin:  // scratch_call, copy_call
     case id::alloca:
     case id::bcopy:
     case id::copyinto:
@@ -628,6 +640,7 @@ class compiler {
     compiled_clause out;
     out.clause = &c;
     out.needs_lock = needs_lock(c);
+    out.uses_scratch = ir::uses_scratch(c);
     if (c.predicate) out.predicate = truth(*c.predicate);
     const bool updates_only =
         !c.default_action && !c.statements.empty() &&
@@ -884,6 +897,7 @@ class compiler {
           return c(r) ? a(r) : b(r);
         };
       case kind_t::assign: {
+        if (e.kids[0].kind == kind_t::memory) return memory_assign(e);
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
@@ -902,6 +916,7 @@ class compiler {
         };
       }
       case kind_t::increment:
+        if (e.kids[0].kind == kind_t::memory) return memory_increment(e);
         return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
                 prefix = e.value != 0](runner& r) {
           const auto old = target.load(r);
@@ -920,10 +935,8 @@ class compiler {
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
         if (e.function == ir::subroutine::strtok) return strtok_call(e);
-        // Scratch memory that stringof() and * read: the kernel engine's, as kernel memory is.
-        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca ||
-            e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto)
-          throw kernel_only(e);
+        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) return scratch_call(e);
+        if (e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto) return copy_call(e);
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
@@ -941,8 +954,11 @@ class compiler {
         };
       }
       case kind_t::memory:
+        if (dtpp::engine::reads_table_memory(e)) throw kernel_only(e);
+        return memory_read(e);
       case kind_t::memory_string:
-        throw kernel_only(e);
+        if (dtpp::engine::reads_table_memory(e)) throw kernel_only(e);
+        return memory_string(e);
       case kind_t::constant:
       case kind_t::string:
         break;  // fixed() took them
@@ -1120,8 +1136,11 @@ class compiler {
     bool keyed = false;  // an associative array
     std::vector<compiled_expr> keys;
     std::vector<bool> key_is_string;
+    std::size_t object_size = 0;  // a struct or union variable's bytes, which it holds
 
     value load(runner& r) const {
+      if (object_size != 0)  // a struct or union stands for its address
+        return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(object(r))), {}};
       if (where == ir::scope::clause) return r.locals[index];
       if (where == ir::scope::global && !keyed) {
         if (r.st.globals.size() <= index) return {};
@@ -1158,6 +1177,35 @@ class compiler {
       }
     }
 
+    // A struct or union variable's bytes, zero at first: a global's and a clause-local's made at
+    // their first use, a thread's counted in dynvarsize and kept, or none (a dynamic variable
+    // drop) when it finds no room.
+    std::byte* object(runner& r) const {
+      value* v = nullptr;
+      if (where == ir::scope::clause) {
+        v = &r.locals[index];
+      } else if (where == ir::scope::global) {
+        if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
+        v = &r.st.globals[index];
+      } else {
+        const auto k = element(r);
+        auto it = r.st.variables.find(k);
+        if (it == r.st.variables.end()) {
+          value fresh{0, std::string(object_size, '\0')};
+          const auto needed = element_bytes(k, fresh);
+          if (r.st.variable_bytes + needed > r.st.options.dynvarsize) {
+            r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
+            return nullptr;
+          }
+          r.st.variable_bytes += needed;
+          it = r.st.variables.emplace(k, std::move(fresh)).first;
+        }
+        v = &it->second;
+      }
+      if (v->s.size() != object_size) v->s.assign(object_size, '\0');
+      return reinterpret_cast<std::byte*>(v->s.data());
+    }
+
     static std::size_t element_bytes(const std::string& key, const value& v) {
       return key.size() + sizeof v.i + v.s.size();
     }
@@ -1177,12 +1225,129 @@ class compiler {
 
   variable_ref variable(const expr& e) {
     const auto& v = st_.program.variables[e.index];
-    variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {}};
+    variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {},
+                     v.value.is_object() ? v.value.size : 0};
     for (const auto& k : e.kids) {
       out.keys.push_back(compile(k));
       out.key_is_string.push_back(k.t.is_string());
     }
     return out;
+  }
+
+  // ---- memory: the process's own, scratch, struct variables ----------------------------------
+
+  // *p, p->m, p[i], s.m: an integer or pointer read from the process's memory (a bad address
+  // faults), a struct variable's member from its bytes. A struct, union or array stands for its
+  // address.
+  compiled_expr memory_read(const expr& e) {
+    if (const auto v = object_variable(e); v && !e.t.is_object())
+      return [v = *v, offset = e.value, t = e.t](runner& r) {
+        const auto* bytes = v.object(r);
+        return value{bytes ? load_integer(bytes + offset, t) : 0, {}};
+      };
+    return [address = compile(e.kids[0]), offset = e.value, t = e.t](runner& r) {
+      const auto at = past(address(r).i, offset);
+      if (t.is_object()) return value{at, {}};
+      std::array<std::byte, 8> bytes{};
+      read_memory(bytes.data(), at, std::min<std::size_t>(t.size, 8));
+      return value{load_integer(bytes.data(), t), {}};
+    };
+  }
+
+  // stringof(p), (string)p, a char array member: the string in the process's memory there, at
+  // most strsize - 1 characters (an array's own size); an address with nothing readable faults.
+  compiled_expr memory_string(const expr& e) {
+    const auto limit = ir::memory_string_bound(e, e.t.size) - 1;
+    return [address = compile(e.kids[0]), limit](runner& r) {
+      const auto at = address(r).i;
+      auto s = read_string(static_cast<std::uint64_t>(at), limit);
+      if (!s) bad_address(at);
+      return value{0, std::move(*s)};
+    };
+  }
+
+  // The struct or union variable whose member `e` is (rec.m), if it is one.
+  std::optional<variable_ref> object_variable(const expr& e) {
+    if (e.kids[0].kind != kind_t::variable || !e.kids[0].t.is_object()) return std::nullopt;
+    return variable(e.kids[0]);
+  }
+
+  // Where a store through a pointer lands: a struct variable's member, in its bytes (none when a
+  // thread's new variable found no room); else bytes this clause's alloca() or copyin() took,
+  // anything else being the invalid-address fault, as in the kernel engine.
+  using place_fn = std::function<std::byte*(runner&)>;
+  place_fn place(const expr& target) {
+    if (const auto v = object_variable(target))
+      return [v = *v, offset = target.value](runner& r) {
+        auto* bytes = v.object(r);
+        return bytes ? bytes + offset : nullptr;
+      };
+    return [address = compile(target.kids[0]), offset = target.value,
+            size = std::min<std::size_t>(target.t.size, 8)](runner& r) {
+      return scratch::mine().writable(past(address(r).i, offset), size);
+    };
+  }
+
+  // *p = v, p->m += v ...: the value first, then the place, as the kernel engine evaluates them.
+  compiled_expr memory_assign(const expr& e) {
+    const auto op = e.operation == ir::op::assign ? nullptr : arithmetic_of(e.operation);
+    return [x = compile(e.kids[1]), at = place(e.kids[0]), op, t = e.t](runner& r) {
+      auto v = x(r);
+      auto* bytes = at(r);
+      if (op) v.i = op(bytes ? load_integer(bytes, t) : 0, v.i, t.is_signed);
+      v.i = ir::fit(v.i, t);
+      if (bytes) store_integer(bytes, v.i, t);
+      return v;
+    };
+  }
+
+  compiled_expr memory_increment(const expr& e) {
+    return [at = place(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
+            prefix = e.value != 0](runner& r) {
+      auto* bytes = at(r);
+      const auto old = bytes ? load_integer(bytes, t) : 0;
+      const auto updated = ir::fit(past(old, step), t);
+      if (bytes) store_integer(bytes, updated, t);
+      return value{prefix ? updated : old, {}};
+    };
+  }
+
+  // alloca(size) and copyin(addr, size): bytes taken from the clause's scratch memory (copyin's
+  // read from the process's memory at addr; an unreadable addr is an invalid address). The size
+  // first, as the kernel engine takes it.
+  compiled_expr scratch_call(const expr& e) {
+    const bool copy = e.function == ir::subroutine::copyin;
+    return [size = compile(e.kids.back()), from = copy ? compile(e.kids[0]) : compiled_expr{}](runner& r) {
+      const auto n = size(r).i;
+      const auto at = scratch::mine().take(n);
+      if (from) read_memory(reinterpret_cast<void*>(at), from(r).i, static_cast<std::size_t>(n));
+      return value{at, {}};
+    };
+  }
+
+  // bcopy(src, dest, size) (src: the process's memory, or a string's bytes) and copyinto(uaddr,
+  // size, dest): size bytes into what alloca() or copyin() took. A size over scratchsize is an
+  // invalid size, a destination outside the bytes taken or an unreadable source an invalid
+  // address; bcopy() from scratch reads only bytes taken.
+  compiled_expr copy_call(const expr& e) {
+    const bool user = e.function == ir::subroutine::copyinto;
+    const auto& source = e.kids[0];
+    return [from = compile(source), to = compile(e.kids[user ? 2 : 1]), size = compile(e.kids[user ? 1 : 2]),
+            from_string = source.t.is_string(), user](runner& r) {
+      auto& scratch = scratch::mine();
+      const auto n = scratch.copy_size(size(r).i);
+      const auto src = from(r);
+      if (!user && !from_string) scratch.check_source(src.i, n);
+      auto* dest = scratch.writable(to(r).i, n);
+      if (!from_string) {
+        read_memory(dest, src.i, n);
+      } else {  // the string's bytes, then the zeros that pad it
+        const auto bytes = std::min(n, src.s.size());
+        std::memcpy(dest, src.s.data(), bytes);
+        std::memset(dest + bytes, 0, n - bytes);
+      }
+      return value{};
+    };
   }
 
   engine::state& st_;

@@ -22,6 +22,8 @@
 
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
+#include "fault.hpp"
+#include "scratch.hpp"
 
 namespace dtpp::inproc {
 
@@ -33,18 +35,8 @@ struct value {
   std::string s;  // a string, or a stack record's bytes
 };
 
-// A fault stops the clause; the engine reports it as DTrace's ERROR probe would.
-struct fault_signal {
-  std::string what;
-  std::int64_t code = 0;   ///< DTrace's DTRACEFLT_* number
-  std::int64_t value = 0;  ///< the faulting address or value
-};
-inline constexpr std::int64_t fault_bad_address = 1;  // DTRACEFLT_BADADDR
-inline constexpr std::int64_t fault_illegal_operation = 3;  // DTRACEFLT_ILLOP
-
 // speculate() of a buffer not in use: the clause stops, and its data goes nowhere.
 struct clause_abandoned {};
-inline constexpr std::int64_t fault_divide_by_zero = 4;  // DTRACEFLT_DIVZERO
 
 class runner;
 struct compiled_update;
@@ -126,6 +118,7 @@ struct direct_update {
 struct compiled_clause {
   const ir::clause* clause = nullptr;
   bool needs_lock = false;  // touches state shared across threads: runs under the engine's lock
+  bool uses_scratch = false;  // ir::uses_scratch: its scratch memory starts empty and zeroed
   compiled_step predicate;  // empty when the clause has none
   std::vector<compiled_step> statements;
   // A clause that only updates aggregations (the commonest shape) has its updates here instead
@@ -217,6 +210,7 @@ class runner {
       if (stopped_by_exit(st, probe_)) return;
       std::unique_lock<std::mutex> lock(st.mutex, std::defer_lock);
       if (c.needs_lock) lock.lock();
+      if (c.uses_scratch) scratch::mine().reset(st.program.scratchsize);
       try {
         if (c.predicate && !c.predicate(*this)) continue;
         if (!c.updates.empty()) {

@@ -486,6 +486,7 @@ TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and 
   REQUIRE_KERNEL();
   consumer::handle h(kernel::engines());
   h.setopt("quiet");
+  h.setopt("engine", "kernel");  // auto would keep it in the process (tests/inproc runs it there)
   // Each BEGIN clause starts with empty scratch; a fault ends its clause (its data dropped) and
   // the ERROR clause prints the fault's code: 1 invalid address, 5 out of scratch, 10 invalid size.
   h.exec(h.compile(
@@ -687,6 +688,27 @@ TEST_CASE("profile-N runs in the kernel, which samples the whole system, unless 
   CHECK(chosen("BEGIN { exit(0); }") == "inproc");
   CHECK(chosen("profile-997 { @ = count(); } test:::value { @ = count(); }") == "inproc");
   CHECK(chosen("profile-* { @ = count(); }") == "inproc");  // a glob names no profile probe
+}
+
+TEST_CASE("scratch memory, stores through pointers and struct variables stay in-process unless the kernel's memory is read") {
+  REQUIRE_KERNEL();  // the kernel's types come from its BTF
+  const auto engines = kernel::engines();
+  const auto chosen = [&](const std::string& text) {
+    d::compile_options options;
+    options.types = &kernel::kernel_types();
+    auto result = d::compile(d::source_file("test.d", text), options);
+    INFO(text);
+    REQUIRE(result.errors.empty());
+    return std::string(engine::select(engines, result.program).name);
+  };
+  CHECK(chosen("BEGIN { p = (int *)alloca(8); *p = 1; bcopy(\"ab\", alloca(2), 2); exit(0); }") == "inproc");
+  CHECK(chosen("BEGIN { trace(*(int *)copyin(0, 4)); copyinto(0, 1, alloca(1)); }") == "inproc");
+  CHECK(chosen("struct s { int i; char n[4]; } rec; BEGIN { rec.i = 1; trace(stringof(rec.n)); }") == "inproc");
+  CHECK(chosen("struct s { int i; }; BEGIN { trace(((struct s *)arg0)->i); }") == "inproc");
+  CHECK(chosen("syscall::getppid:entry { trace(stringof(copyin(arg1, 4))); }") == "kernel");
+  CHECK(chosen("BEGIN { trace(curthread->pid); }") == "kernel");
+  CHECK(chosen("BEGIN { trace(((struct task_struct *)arg0)->pid); }") == "kernel");
+  CHECK(chosen("BEGIN { t = (struct task_struct *)alloca(8); trace(stringof(t->comm)); }") == "kernel");
 }
 
 TEST_CASE("a full ring buffer counts every lost record as a drop") {

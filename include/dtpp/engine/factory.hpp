@@ -56,20 +56,21 @@ inline ir::type_table* types_of(std::span<const factory> engines) {
   return nullptr;
 }
 
-/// Whether a program reads the memory of a type_table's types (curthread, p->member, stringof a
-/// char array) or uses scratch memory (alloca(), copyin(), bcopy(), copyinto()): only the engine
-/// that gave those types can.
-inline bool reads_typed_memory(const ir::program& program) {
+/// Whether an expression reads the memory of a type_table's types (curthread, a kernel struct's
+/// member, stringof a char array in one): only the engine that gave those types can. Memory of
+/// the types a program declares, and scratch memory, every engine has.
+inline bool reads_table_memory(const ir::expr& e) {
+  using kind = ir::expr::kind_t;
+  using ir::builtin;
+  if (e.kind == kind::builtin)
+    return e.index == static_cast<std::uint32_t>(builtin::curthread) ||
+           e.index == static_cast<std::uint32_t>(builtin::probe_record);
+  return (e.kind == kind::memory || e.kind == kind::memory_string) &&
+         (ir::names_table_type(e.t) || ir::names_table_type(e.kids[0].t));
+}
+inline bool reads_table_memory(const ir::program& program) {
   bool reads = false;
-  for (const auto& c : program.clauses)
-    ir::for_each_expression(c, [&](const ir::expr& e) {
-      using kind = ir::expr::kind_t;
-      using ir::subroutine;
-      reads |= e.kind == kind::memory || e.kind == kind::memory_string ||
-               (e.kind == kind::builtin && e.index == static_cast<std::uint32_t>(ir::builtin::curthread)) ||
-               (e.kind == kind::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
-                                         e.function == subroutine::bcopy || e.function == subroutine::copyinto));
-    });
+  for (const auto& c : program.clauses) ir::for_each_expression(c, [&](const ir::expr& e) { reads |= reads_table_memory(e); });
   return reads;
 }
 
@@ -86,7 +87,7 @@ inline const factory& select(std::span<const factory> engines, const ir::program
     throw error("the " + std::string(choice) + " engine is not available to this consumer" +
                 (choice == "kernel" ? " (it comes with dtpp::kernel)" : ""));
   }
-  if (reads_typed_memory(program))
+  if (reads_table_memory(program))
     for (const auto& e : engines)
       if (e.types) return e;
   for (const auto& e : engines)

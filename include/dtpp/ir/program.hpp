@@ -189,6 +189,13 @@ struct expr {
   d::span where;
 };
 
+/// The bytes (with the NUL) a memory_string reads at most: a char array's size and a NUL (an
+/// unterminated array ends at its end), a pointer's strsize.
+inline std::uint32_t memory_string_bound(const expr& e, std::uint32_t strsize) {
+  const auto& from = e.kids[0].t;
+  return from.kind == type::category::array && from.size + 1 < strsize ? from.size + 1 : strsize;
+}
+
 /// One record of an enabled probe's data, as DTrace's dtrace_recdesc_t describes it.
 struct record {
   type t;
@@ -275,6 +282,19 @@ void for_each_expression(const clause& c, F&& f) {
     for (const auto& e : s.args) visit(visit, e);
     for (const auto& e : s.keys) visit(visit, e);
   }
+}
+
+/// Whether a clause uses scratch memory (alloca(), copyin(), bcopy(), copyinto(), a store through
+/// a pointer): each run of it starts with none taken and every byte zero, as DTrace's.
+inline bool uses_scratch(const clause& c) {
+  bool uses = false;
+  for_each_expression(c, [&](const expr& e) {
+    using kind = expr::kind_t;
+    uses |= (e.kind == kind::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
+                                      e.function == subroutine::bcopy || e.function == subroutine::copyinto)) ||
+            ((e.kind == kind::assign || e.kind == kind::increment) && e.kids[0].kind == kind::memory);
+  });
+  return uses;
 }
 
 struct option {

@@ -46,6 +46,17 @@ struct type {
   friend bool operator==(const type&, const type&) = default;
 };
 
+/// Type ids from here up name the types a D program declares; those below, a type_table's (the
+/// kernel's BTF).
+inline constexpr std::uint32_t first_declared_id = 1u << 30;
+
+/// Whether `t` is, or points to, one of a type_table's types: an object in the memory of the
+/// engine that gave them (the kernel's), not one a D program declared.
+inline bool names_table_type(const type& t) {
+  const auto from_table = [](std::uint32_t id) { return id != 0 && id < first_declared_id; };
+  return (t.is_object() && from_table(t.id)) || from_table(t.pointee);
+}
+
 /// A value wrapped to a type's size and signedness, as D stores it.
 inline std::int64_t fit(std::int64_t v, const type& t) {
   const auto u = static_cast<std::uint64_t>(v);
