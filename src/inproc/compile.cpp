@@ -1001,10 +1001,11 @@ class compiler {
     return static_cast<std::size_t>(id);
   }
 
-  // The process has no kernel memory to read: curthread and the kernel's structs are the kernel
-  // engine's.
+  // The process has no kernel memory to read: curthread, the kernel's structs, and variables
+  // whose bytes are read as kernel memory is (structs, unions, arrays) are the kernel engine's.
   static engine_error kernel_only(const expr& e) {
-    return engine_error("the kernel's types and memory (curthread, struct members) are not available to the in-process engine",
+    return engine_error("the kernel's types and memory (curthread, struct members, struct and array variables) are not "
+                        "available to the in-process engine",
                         e.where);
   }
 
@@ -1183,6 +1184,7 @@ class compiler {
 
   variable_ref variable(const expr& e) {
     const auto& v = st_.program.variables[e.index];
+    if (v.value.is_object()) throw kernel_only(e);  // its bytes are read as kernel memory is
     variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {}};
     for (const auto& k : e.kids) {
       out.keys.push_back(compile(k));

@@ -75,13 +75,15 @@ struct pragma {
 };
 
 /// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
-/// `this long long v;`, `int counts[string, int];`) or an inline (`inline int MAX = 10;`), a name
+/// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an inline (`inline int MAX = 10;`), a name
 /// that stands for its expression, converted to its type, wherever it is used.
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;
   std::string name;
   std::vector<std::string> keys;  ///< key types of an associative array
+  /// An array's dimensions as written, outermost first ("" for `[]`, which D refuses).
+  std::vector<std::string> dimensions;
   bool is_inline = false;
   node_ptr value;  ///< an inline's expression; a variable's initializer, which D refuses
   span where;

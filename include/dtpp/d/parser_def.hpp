@@ -505,7 +505,7 @@ const auto clause_def = x3::omit[
       *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
 BOOST_SPIRIT_DEFINE(clause)
 
-// `[inline] [self|this] type name [ '[' type, ... ']' ] [= expression] ;`
+// `[inline] [self|this] type name [ '[' type, ... ']' | '[' count ']' ... ] [= expression] ;`
 x3::rule<class declaration, ast::declaration> const declaration = "declaration";
 const auto declaration_scope = [](const char* scope) {
   return [scope](auto& ctx) { x3::_val(ctx).scope = scope; };
@@ -516,8 +516,11 @@ const auto declaration_def = x3::omit[
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
     declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
-    -('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') >
-      ']') >>
+    -(+(('[' >> x3::raw[-(-x3::lit('-') >> integer_text)] >> ']')[([](auto& ctx) {
+          const auto& range = x3::_attr(ctx);
+          x3::_val(ctx).dimensions.emplace_back(range.begin(), range.end());
+        })]) |
+      ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); })]) >>
     ';'];
 BOOST_SPIRIT_DEFINE(declaration)

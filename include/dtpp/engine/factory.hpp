@@ -53,10 +53,11 @@ inline ir::type_table* types_of(std::span<const factory> engines) {
 }
 
 /// Whether a program reads the memory of a type_table's types (curthread, p->member, stringof a
-/// char array) or uses scratch memory (alloca(), copyin(), bcopy(), copyinto()): only the engine
-/// that gave those types can.
+/// char array), has struct, union or array variables, or uses scratch memory (alloca(), copyin(),
+/// bcopy(), copyinto()): only the engine that gave those types can.
 inline bool reads_typed_memory(const ir::program& program) {
   bool reads = false;
+  for (const auto& v : program.variables) reads |= v.value.is_object();
   for (const auto& c : program.clauses)
     ir::for_each_expression(c, [&](const ir::expr& e) {
       using kind = ir::expr::kind_t;
