@@ -342,6 +342,7 @@ TEST_CASE("arrays declared in D: elements at constant offsets, computed ones bou
         "stringof(self->b)\n*(long)(this->c + 16)\n16\n");
   CHECK(lowered("struct s { int i; long l; };\nstruct s r[2];\nint *p[3];\nBEGIN { trace(r[1].l); trace(sizeof(r)); trace(sizeof(p)); }") ==
         "*(long)(r + 24)\n32\n24\n");
+  CHECK(lowered("union u { char c; int i; } us[3];\nBEGIN { trace(us[2].i); trace(sizeof(us)); }") == "*(int)(us + 8)\n12\n");
   // An array converts to a pointer to its first element by a cast or an assignment, as in C.
   CHECK(lowered("int a[5];\nint *p;\nBEGIN { trace(((int *)a)[10]); p = a; trace(p[1]); }") ==
         "*(int)((a + 40) + 0)\n*(int)((p + 4) + 0)\n");

@@ -100,7 +100,7 @@ struct declared_member {
 };
 
 /// `struct s { ... };`, `union u { ... };`, `enum e { ... };` or `typedef type name;`. A struct,
-/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`).
+/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`, `... a[2];`).
 struct type_declaration {
   std::string keyword;  ///< "struct", "union", "enum" or "typedef"
   std::string name;     ///< the tag ("" for an anonymous enum) or the typedef's new name
@@ -108,6 +108,7 @@ struct type_declaration {
   std::vector<declared_member> members;
   std::string variable_stars;  ///< "*" for `struct s { ... } *p;`
   std::string variable;        ///< the variable declared with the type, if any
+  std::vector<std::string> dimensions;  ///< its dimensions, when an array (`struct s { ... } a[2];`)
   span where;
 };
 
