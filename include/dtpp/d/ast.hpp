@@ -75,8 +75,9 @@ struct pragma {
 };
 
 /// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
-/// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an inline (`inline int MAX = 10;`), a name
-/// that stands for its expression, converted to its type, wherever it is used.
+/// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an
+/// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
+/// type, wherever it is used.
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;
