@@ -2306,6 +2306,30 @@ class builder {
     e_.bind(ok);
   }
 
+  // r0 (narrowed) into a variable's bytes at a computed address (a[i] = v): the address less the
+  // variable's is the offset there, which must leave room for the store (the verifier's bound,
+  // after the index's own check); keeps r0.
+  void store_in_variable(const expr& target, const expr& root, int depth) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    const auto& v = p_.variables[root.index];
+    e_.store(r10, temp(depth), r0);
+    eval(target.kids[0], depth + 1);
+    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+    e_.store(r10, temp(depth + 1), r0);
+    load_variable(root, depth + 2);
+    e_.mov(r1, r0);
+    e_.load(r0, r10, temp(depth + 1));
+    e_.alu(BPF_SUB, r0, r1);
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(v.value.size - size), ok);
+    fault(fault_bad_address, temp(depth + 1));
+    e_.bind(ok);
+    pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
+    e_.alu(BPF_ADD, r1, r0);
+    e_.load(r0, r10, temp(depth));
+    e_.store(r1, 0, r0, size);
+  }
+
   // Where a member (or constant element) of a struct or union variable lies, when e is one.
   std::optional<place> in_variable(const expr& e) {
     const auto& object = e.kids[0];
@@ -2314,11 +2338,22 @@ class builder {
     return place{direct_base(v), l_.variable_offset[object.index] + static_cast<std::uint32_t>(e.value)};
   }
 
-  // *p = v, p->m = v, p[i] = v: r0 (already narrowed) into scratch memory, rec.m = v into the
-  // variable; keeps r0.
+  // The struct, union or array variable an address derives from through members and elements
+  // (a[i], rec.a[i], m[i][j]), when it does.
+  const expr* variable_root(const expr& address) {
+    const expr* at = &address;
+    while ((at->kind == kind_t::binary && at->operation == ir::op::add) || (at->kind == kind_t::memory && at->t.is_object()))
+      at = &at->kids[0];
+    if (at->kind != kind_t::variable || !at->t.is_object() || in_map(p_.variables[at->index])) return nullptr;
+    return at;
+  }
+
+  // *p = v, p->m = v, p[i] = v: r0 (already narrowed) into scratch memory, rec.m = v and a[i] = v
+  // into the variable; keeps r0.
   void store_memory(const expr& target, int depth) {
     const auto size = target.t.size >= 8 ? 8u : target.t.size;
     if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
+    if (const auto* root = variable_root(target.kids[0])) return store_in_variable(target, *root, depth);
     e_.store(r10, temp(depth), r0);
     eval(target.kids[0], depth + 1);
     if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
@@ -2644,6 +2679,7 @@ class builder {
           (void)eval_string(e, depth);
           return;
         }
+        if (e.t.is_object()) return assign_whole(e, depth);
         eval(e.kids[1], depth);
         if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
@@ -2672,6 +2708,22 @@ class builder {
       default: break;
     }
     refuse(e);
+  }
+
+  // A struct or union variable = the object at the address kids[1] stands for: its bytes copied
+  // into the variable's (a read that fails faults with the address).
+  void assign_whole(const expr& e, int depth) {
+    const auto id = e.kids[0].index;
+    eval(e.kids[1], depth);
+    e_.store(r10, temp(depth), r0);
+    pointer(r1, {direct_base(p_.variables[id]), l_.variable_offset[id]});
+    e_.mov(r2, static_cast<std::int32_t>(e.t.size));
+    e_.load(r3, r10, temp(depth));
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JEQ, r0, 0, ok);
+    fault(fault_bad_address, temp(depth));
+    e_.bind(ok);
   }
 
   // r0 = the address kids[0] + offset, or (an integer or pointer) what lies there in kernel
@@ -2835,9 +2887,24 @@ class builder {
     e_.store(r10, temp(depth), r0);
     eval(e.kids[1], depth + 1);
     e_.mov(r1, r0);
+    if (op == ir::op::add && e.value != 0 && e.kids[0].t.kind == ir::type::category::array) element_bounds(e, depth + 1);
     e_.load(r0, r10, temp(depth));
     if (const auto c = comparison(op, e.kids[0].t.is_signed)) return compare(c);
     arithmetic(op, e.t.is_signed, depth + 1);
+  }
+
+  // An element's byte offset (r1) into an array (e.kids[0]) at a computed index: past the last
+  // element (or negative) is DTrace's "index out of bounds" fault, with the index. Keeps r1, which
+  // the verifier then knows leaves room for the element.
+  void element_bounds(const expr& e, int depth) {
+    const auto element = static_cast<std::int32_t>(e.value);
+    const auto last = static_cast<std::int32_t>(e.kids[0].t.size) - element;
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JLE, r1, last, ok);
+    e_.alu(BPF_DIV, r1, element);
+    e_.store(r10, temp(depth), r1);
+    fault(fault_bad_index, temp(depth));
+    e_.bind(ok);
   }
 
   const ir::program& p_;
@@ -2967,6 +3034,10 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
       offset = l.globals_size;
       l.globals_size += size;
     }
+    // Instructions reach a fixed-offset variable through their 16-bit offsets.
+    if (v.keys.empty() && offset + size > 32768)
+      throw error("variable " + v.name + " (" + std::to_string(v.value.size) +
+                  " bytes) does not fit: the kernel engine keeps each scope's variables in 32 KB");
     l.variable_offset.push_back(offset);
     l.variable_map.push_back(map);
     l.variable_key_size.push_back(std::max<std::uint32_t>(key, 8));

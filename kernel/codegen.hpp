@@ -81,7 +81,7 @@ enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic,
 
 /// A fault record's code: DTrace's DTRACEFLT_* numbers.
 enum fault_code : std::int32_t { fault_bad_address = 1, fault_illegal_operation = 3, fault_divide_by_zero = 4, fault_no_scratch = 5,
-                                     fault_bad_size = 10 };
+                                     fault_bad_size = 10, fault_bad_index = 11 };
 
 /// Ring buffer record kinds: the header's first half-word.
 enum record_kind : std::uint16_t { record_firing = 1, record_fault = 2 };

@@ -1058,6 +1058,7 @@ struct driver::state {
       else if (fault_data[0] == fault_illegal_operation) std::snprintf(what, sizeof what, "illegal operation");
       else if (fault_data[0] == fault_no_scratch) std::snprintf(what, sizeof what, "out of scratch space");
       else if (fault_data[0] == fault_bad_size) std::snprintf(what, sizeof what, "invalid size (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
+      else if (fault_data[0] == fault_bad_index) std::snprintf(what, sizeof what, "index out of bounds (%lld)", static_cast<long long>(fault_data[1]));
       else std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
       st.faults.push_back({head[1], head[2], what});
     }

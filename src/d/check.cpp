@@ -263,7 +263,7 @@ ir::statement checker::statement(const ast::node_ptr& n) {
            n->where);
   }
   st.kind = ir::action::expression;
-  st.args.push_back(value(n));
+  st.args.push_back(n->kind == ast::node_kind::assign ? object(n) : value(n));  // `copy = rec;` has no value
   return st;
 }
 

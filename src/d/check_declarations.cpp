@@ -62,6 +62,7 @@ void checker::declare_type(const ast::type_declaration& d) {
     ast::declaration v;
     v.type = d.keyword + " " + d.name + " " + d.variable_stars;
     v.name = d.variable;
+    v.dimensions = d.dimensions;
     v.where = d.where;
     declare(v);
   }

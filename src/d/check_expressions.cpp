@@ -310,11 +310,12 @@ std::int64_t checker::fold(ir::op op, std::int64_t v) {
   return v;  // plus
 }
 
-expr checker::value(const ast::node_ptr& n) {
-  auto e = object(n);
+expr checker::value(const ast::node_ptr& n) { return value_of(object(n), n->where); }
+
+expr checker::value_of(expr e, ast::span where) {
   // A char array is its string, as DTrace traces, prints and compares it.
-  if (e.t.kind == type::category::array && holds_chars(e.t, n->where)) return memory_string(std::move(e), n->where);
-  if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", n->where);
+  if (e.t.kind == type::category::array && holds_chars(e.t, where)) return memory_string(std::move(e), where);
+  if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", where);
   return e;
 }
 
@@ -759,9 +760,24 @@ expr checker::assign(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (n->kids[0]->kind == ast::node_kind::aggregation || (n->kids[0]->kind == ast::node_kind::index && n->kids[0]->kids[0]->kind == ast::node_kind::aggregation))
     fail("D_AGG_FUNC", "@" + aggregation_name(aggregation_node(n->kids[0])->text) + " must be assigned the result of an aggregating function", n->where);
-  auto v = value(n->kids[1]);
+  // A whole struct or union is assigned to one of its type; arrays are not assigned, as in C.
+  // (An array stays one until the target is known: `a = b` of two is D_OP_ARRFUN.)
+  auto v = object(n->kids[1]);
+  const bool whole = v.t.kind == type::category::record;
+  const bool array = v.t.kind == type::category::array && !holds_chars(v.t, n->kids[1]->where);
+  if (!whole && !array) v = value_of(std::move(v), n->kids[1]->where);
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
   auto target = lvalue(n->kids[0], op, &v.t);
+  if (target.t.kind == type::category::array)
+    fail("D_OP_ARRFUN", "operator " + op + " may not be applied to operand of type \"" + target.t.name + "\"", n->where);
+  if (const auto to = array ? pointed_to(target.t) : std::nullopt) {  // p = a: the array's address, as in C
+    const auto element = types_.element(v.t.id);
+    if (!to->is_void() && (!element || element->name != to->name)) incompatible_operands(target.t.name, op, v.t.name, n->where);
+    v.t = target.t;
+  } else if (array) {
+    v = value_of(std::move(v), n->kids[1]->where);
+  }
+  if (whole || target.t.kind == type::category::record) return whole_assignment(n, std::move(target), std::move(v));
   if (target.kind == kind_t::variable && target.kids.empty() && op == "=" && holds_scratch(n->kids[1]))
     scratch_variables_.insert(target.index);
   if (op == "=") v = null_as_string(std::move(v), target.t);
@@ -800,6 +816,26 @@ expr checker::assign(const ast::node_ptr& n) {
   e.t = target.t;
   e.where = n->where;
   if (target.t.is_integer()) v = cast_to(std::move(v), target.t);
+  e.kids.push_back(std::move(target));
+  e.kids.push_back(std::move(v));
+  return e;
+}
+
+// target = v of a struct or union: v's bytes copied into a variable of the same type (DTrace's
+// D_OP_INCOMPAT otherwise).
+expr checker::whole_assignment(const ast::node_ptr& n, expr target, expr v) {
+  const auto& op = n->text;
+  if (op != "=") fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
+  if (target.t != v.t) incompatible_operands(target.t.name, op, v.t.name, n->where);
+  if (target.kind != kind_t::variable)
+    fail("D_UNKNOWN", "operator = of a whole struct or union in memory is not supported yet", n->where);
+  if (!target.kids.empty())
+    fail("D_UNKNOWN", "a struct or union as an associative array's value is not supported yet", n->where);
+  expr e;
+  e.kind = kind_t::assign;
+  e.operation = ir::op::assign;
+  e.t = target.t;
+  e.where = n->where;
   e.kids.push_back(std::move(target));
   e.kids.push_back(std::move(v));
   return e;

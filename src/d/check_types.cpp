@@ -2,6 +2,7 @@
 // kernel's types (structs, unions, pointers and arrays from the compile's type_table).
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <optional>
@@ -103,10 +104,22 @@ void checker::declare(const ast::declaration& d) {
     error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
     return;
   }
-  const auto t = find_type(d.type);
+  auto t = find_type(d.type);
+  if (t && t->is_void() && !d.dimensions.empty()) {
+    error("D_DECL_VOIDOBJ", "cannot declare array of void", d.where);
+    return;
+  }
   if (!t || t->is_void()) {
     error("D_DECL_VOIDOBJ", (d.is_inline ? "cannot declare void inline: " : "cannot have void object: ") + d.name, d.where);
     return;
+  }
+  if (!d.dimensions.empty()) {
+    if (d.is_inline) {
+      error("D_DECL_ARRNULL", "inline declaration cannot be an array: " + d.name, d.where);
+      return;
+    }
+    t = array_of(*t, d);
+    if (!t) return;
   }
   if (d.value && !d.is_inline) {  // D's grammar has initializers for inlines only
     error("D_SYNTAX", "syntax error near \"=\"", d.value->where);
@@ -145,9 +158,9 @@ void checker::declare(const ast::declaration& d) {
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
     return;
   }
-  // A struct or union variable holds its bytes (global, self-> or this->); not yet arrays, nor
-  // as an associative array's value.
-  if (t->is_object() && (t->kind != type::category::record || !d.keys.empty())) {
+  // A struct, union or array variable holds its bytes (global, self-> or this->); not yet as an
+  // associative array's value.
+  if (t->is_object() && !d.keys.empty()) {
     error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }
@@ -174,6 +187,35 @@ void checker::declare(const ast::declaration& d) {
   table.emplace(d.name, new_variable(prefix + d.name, scope, *t, keys));
 }
 
+// `type name[2][3]`: an array of 2 arrays of 3, with DTrace's errors for a dimension that is
+// missing (D_DECL_ARRNULL), not positive (D_DECL_ARRSUB) or past 32 bits (D_DECL_ARRBIG); none
+// (after an error) otherwise.
+std::optional<type> checker::array_of(type element, const ast::declaration& d) {
+  if (element.is_string() || element.is_stack()) {
+    error("D_UNKNOWN", "arrays of " + element.name + " are not supported yet: " + d.name, d.where);
+    return std::nullopt;
+  }
+  for (auto it = d.dimensions.rbegin(); it != d.dimensions.rend(); ++it) {
+    if (it->empty()) {
+      error("D_DECL_ARRNULL", "array declaration requires array dimension or tuple signature: " + d.name, d.where);
+      return std::nullopt;
+    }
+    const auto count = (*it)[0] == '-' ? 0 : std::strtoull(it->c_str(), nullptr, 0);
+    if (count == 0) {
+      error("D_DECL_ARRSUB", "positive integral constant expression or tuple signature expected as array declaration subscript",
+            d.where);
+      return std::nullopt;
+    }
+    // Past 32 bits of dimension, as DTrace says, or of bytes, which no type's size holds.
+    if (count > UINT32_MAX || count * element.size > UINT32_MAX) {
+      error("D_DECL_ARRBIG", "array dimension too big", d.where);
+      return std::nullopt;
+    }
+    element = types_.add_array(element, static_cast<std::uint32_t>(count));
+  }
+  return element;
+}
+
 expr checker::cast_to(expr e, const type& t) {
   // Same size and signedness (int and pid_t, say): nothing to convert.
   if (e.t == t || (e.t.is_integer() && t.is_integer() && e.t.size == t.size && e.t.is_signed == t.is_signed))
@@ -193,12 +235,14 @@ expr checker::cast_to(expr e, const type& t) {
 
 expr checker::cast(const ast::node_ptr& n) {
   const auto t = find_type(n->text);
-  auto v = value(n->kids[0]);
-  if (t && pointed_to(*t) && v.t.is_integer()) {  // (struct task_struct *)arg0: the address, retyped
+  auto v = object(n->kids[0]);
+  // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
+  if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
     v.t = *t;
     v.where = n->where;
     return v;
   }
+  v = value_of(std::move(v), n->kids[0]->where);
   if (t && t->is_void() && !v.t.is_void()) {  // (void)x: evaluated, its value dropped, as in C
     v.t = void_type();
     return v;
@@ -351,29 +395,44 @@ expr checker::address_of(const ast::node_ptr& n) {
   return add_offset(std::move(o.kids[0]), std::move(offset), t);
 }
 
-// p[i] and a[i]: the element i places past a pointer or into an array of the kernel's types.
+// p[i] and a[i]: the element i places past a pointer or into an array (a variable's, or of the
+// kernel's types). An array's index is bounds-checked as DTrace checks it, but for arrays of 0
+// and 1 elements (a structure's trailing, dynamically sized, array): a constant one here
+// (D_ARR_BOUNDS), a computed one by the engine (the add's `value`, the element's size).
 expr checker::element_of(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
-  if (n->kids.size() != 2) fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  const bool array = base.t.kind == type::category::array;
+  if (n->kids.size() != 2) {
+    if (array && base.kind == kind_t::variable)
+      fail("D_ARR_BADREF", "cannot access scalar " + base.text + " as an associative array", n->where);
+    fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
+  }
   std::optional<type> t;
   // The program's own arrays need no kernel types (a struct variable's member, in-process too).
-  if (base.t.kind == type::category::array)
-    t = (ir::names_table_type(base.t) ? kernel_types("operator [ ]", n->where) : types_).element(base.t.id);
+  if (array) t = (ir::names_table_type(base.t) ? kernel_types("operator [ ]", n->where) : types_).element(base.t.id);
   else if (const auto target = pointed_to(base.t)) t = target;
   else fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   if (!t || t->is_void() || t->size == 0) fail("D_DEREF_VOID", "cannot dereference pointer to void", n->where);
   auto i = value(n->kids[1]);
   if (!i.t.is_integer() || i.t.is_pointer()) fail("D_OP_INT", "operator [ ] requires an operand of integral type", n->kids[1]->where);
+  const auto count = array ? base.t.size / t->size : 0;
+  if (count > 1 && i.kind == kind_t::constant && static_cast<std::uint64_t>(i.value) >= count)
+    fail("D_ARR_BOUNDS", "index outside array bounds: " + std::to_string(static_cast<std::uint64_t>(i.value)) +
+                             ", max is " + std::to_string(count), n->where);
   expr e;
   e.kind = kind_t::memory;
   e.t = *t;
   e.where = n->where;
-  if (i.kind == kind_t::constant && base.kind == kind_t::memory && base.t.kind == type::category::array) {
-    e.value = base.value + i.value * t->size;  // a[3] of a member: one offset from the same address
-    e.kids = std::move(base.kids);
+  if (i.kind == kind_t::constant && array && (base.kind == kind_t::memory || base.kind == kind_t::variable)) {
+    // a[3] of a member or variable: one offset from the same address
+    e.value = (base.kind == kind_t::memory ? base.value : 0) + i.value * t->size;
+    if (base.kind == kind_t::memory) e.kids = std::move(base.kids);
+    else e.kids.push_back(std::move(base));
     return e;
   }
-  e.kids.push_back(add_offset(std::move(base), scaled(std::move(i), t->size, n->where), integer_type("uintptr_t", 8, false)));
+  auto address = add_offset(std::move(base), scaled(std::move(i), t->size, n->where), integer_type("uintptr_t", 8, false));
+  if (count > 1) address.value = t->size;
+  e.kids.push_back(std::move(address));
   return e;
 }
 

@@ -77,6 +77,7 @@ class checker {
 
   std::optional<type> find_type(const std::string& name);
   void declare(const ast::declaration& d);
+  std::optional<type> array_of(type element, const ast::declaration& d);
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);
 
@@ -230,11 +231,13 @@ class checker {
 
   static std::string op_message(const std::string& op, const char* what) { return "operator " + op + " " + what; }
   expr value(const ast::node_ptr& n);   // a value: structs, unions and arrays refused
+  expr value_of(expr e, ast::span where);  // ... of an expression object() gave
   expr object(const ast::node_ptr& n);  // a value, or a struct, union or array (its address)
   expr call(const ast::node_ptr& n);
   expr prefix(const ast::node_ptr& n);
   expr increment(const ast::node_ptr& n, bool is_prefix);
   expr assign(const ast::node_ptr& n);
+  expr whole_assignment(const ast::node_ptr& n, expr target, expr v);
   expr binary(const ast::node_ptr& n);
   // ---- pointer arithmetic, with C's scaling (check_expressions.cpp) --------------------------
   std::optional<type> pointed_to(const type& t);

@@ -44,8 +44,12 @@ ir::type declared_types::add_array(const ir::type& element, std::uint32_t count)
   e.align = align_of(element);
   e.element = element;
   const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
-  e.t = {ir::type::category::array, element.size * count, false,
-         element.name + " [" + std::to_string(count) + "]", id, 0};
+  // C's names: an array of arrays is "int [2][3]", its own dimension first.
+  const auto inner = element.kind == ir::type::category::array ? element.name.find(" [") : std::string::npos;
+  const auto dimension = " [" + std::to_string(count) + "]";
+  auto name = inner == std::string::npos ? element.name + dimension
+                                         : element.name.substr(0, inner) + dimension + element.name.substr(inner + 1);
+  e.t = {ir::type::category::array, element.size * count, false, std::move(name), id, 0};
   entries_.push_back(e);
   return e.t;
 }

@@ -865,6 +865,7 @@ class compiler {
 
   compiled_expr compile(const expr& e) {
     if (const auto v = fixed(e)) return [v = *v](runner&) { return v; };
+    if (dtpp::engine::kernel_engine_only(st_.program, e)) throw kernel_only(e);
     switch (e.kind) {
       case kind_t::builtin:
         return builtin_value(e);
@@ -954,10 +955,8 @@ class compiler {
         };
       }
       case kind_t::memory:
-        if (dtpp::engine::reads_table_memory(e)) throw kernel_only(e);
         return memory_read(e);
       case kind_t::memory_string:
-        if (dtpp::engine::reads_table_memory(e)) throw kernel_only(e);
         return memory_string(e);
       case kind_t::constant:
       case kind_t::string:
@@ -1011,10 +1010,11 @@ class compiler {
     return static_cast<std::size_t>(id);
   }
 
-  // The process has no kernel memory to read: curthread and the kernel's structs are the kernel
-  // engine's.
+  // What engine::kernel_engine_only() names: the process has no kernel memory to read, and array
+  // variables (their bounds-checked indexes) and whole struct assignments are the kernel engine's.
   static engine_error kernel_only(const expr& e) {
-    return engine_error("the kernel's types and memory (curthread, struct members) are not available to the in-process engine",
+    return engine_error("the kernel's types and memory (curthread, struct members), array variables and whole struct "
+                        "assignments are not available to the in-process engine",
                         e.where);
   }
 

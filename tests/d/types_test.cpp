@@ -172,6 +172,10 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "supported yet @ xlate<struct s>(1)"},
       {"struct s { int a; }; struct s v[int];", "D_UNKNOWN: variables of type struct s are not supported yet: v @ struct s v[int];"},
       {"struct s { int a; } v; BEGIN { trace(v); }", "D_UNKNOWN: a value of type \"struct s\" is not supported yet @ v"},
+      {"struct s { int a; } v; BEGIN { x[1] = v; }",
+       "D_UNKNOWN: a struct or union as an associative array's value is not supported yet @ x[1] = v"},
+      {"struct t { int a; }; struct s { struct t in; } v; BEGIN { v.in = v.in; }",
+       "D_UNKNOWN: operator = of a whole struct or union in memory is not supported yet @ v.in"},
       {"BEGIN { trace(copyin(arg0, 4) + 1); }", "D_OP_INCOMPAT: operands have incompatible types: \"void *\" + \"int\" @ copyin(arg0, 4) + 1"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
       {"BEGIN { @a = count(); trace(&@a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &@a"},
@@ -321,6 +325,70 @@ TEST_CASE("declaration errors carry DTrace's tags", "[d][types][declarations]") 
       {"typedef nosuch_t t;", "D_UNKNOWN: failed to resolve type nosuch_t of typedef t @ typedef nosuch_t t;"},
       {"typedef int;", "D_SYNTAX: syntax error near \";\" @ ;"},
       {"struct s { int a }; BEGIN { }", "D_SYNTAX: syntax error near \"}\" @ }"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("arrays declared in D: elements at constant offsets, computed ones bounds-checked by the engine",
+          "[d][types][arrays]") {
+  CHECK(lowered("int a[5];\nBEGIN { trace(a[0]); trace(a[4]); trace(sizeof(a)); trace(sizeof(a[1])); }") ==
+        "*(int)(a + 0)\n*(int)(a + 16)\n20\n4\n");
+  CHECK(lowered("int a[5];\nBEGIN { i = 2; trace(a[i]); trace(&a[3]); }") ==
+        "*(int)((a + ((long)i * 4)) + 0)\n(a + 12)\n");
+  // Two dimensions: an array of arrays, C's name and layout.
+  CHECK(lowered("short m[2][3];\nBEGIN { trace(m[1][2]); trace(sizeof(m)); trace(sizeof(m[1])); }") ==
+        "*(short)(m + 10)\n12\n6\n");
+  CHECK(lowered("self char b[16];\nthis long c[3];\nBEGIN { trace(self->b); trace(this->c[2]); trace(sizeof(self->b)); }") ==
+        "stringof(self->b)\n*(long)(this->c + 16)\n16\n");
+  CHECK(lowered("struct s { int i; long l; };\nstruct s r[2];\nint *p[3];\nBEGIN { trace(r[1].l); trace(sizeof(r)); trace(sizeof(p)); }") ==
+        "*(long)(r + 24)\n32\n24\n");
+  CHECK(lowered("union u { char c; int i; } us[3];\nBEGIN { trace(us[2].i); trace(sizeof(us)); }") == "*(int)(us + 8)\n12\n");
+  // An array converts to a pointer to its first element by a cast or an assignment, as in C.
+  CHECK(lowered("int a[5];\nint *p;\nBEGIN { trace(((int *)a)[10]); p = a; trace(p[1]); }") ==
+        "*(int)((a + 40) + 0)\n*(int)((p + 4) + 0)\n");
+}
+
+TEST_CASE("array declarations and constant indexes get DTrace's errors", "[d][types][arrays]") {
+  fake_types types;
+  const std::pair<const char*, const char*> cases[] = {
+      {"int a[5];\nBEGIN { trace(a[5]); }", "D_ARR_BOUNDS: index outside array bounds: 5, max is 5 @ a[5]"},
+      {"int a[5];\nBEGIN { a[5] = 0; }", "D_ARR_BOUNDS: index outside array bounds: 5, max is 5 @ a[5]"},
+      {"int a[5];\nBEGIN { trace(a[-1]); }",
+       "D_ARR_BOUNDS: index outside array bounds: 18446744073709551615, max is 5 @ a[-1]"},
+      {"int a[5];\nBEGIN { trace(a[9223372036854775807]); }",
+       "D_ARR_BOUNDS: index outside array bounds: 9223372036854775807, max is 5 @ a[9223372036854775807]"},
+      {"short m[2][3];\nBEGIN { trace(m[1][3]); }", "D_ARR_BOUNDS: index outside array bounds: 3, max is 3 @ m[1][3]"},
+      {"BEGIN { trace(curthread->comm[16]); }",
+       "D_ARR_BOUNDS: index outside array bounds: 16, max is 16 @ curthread->comm[16]"},
+      {"int x[5];\nBEGIN { x[1, 2] = 1; }", "D_ARR_BADREF: cannot access scalar x as an associative array @ x[1, 2]"},
+      {"int a[-7];", "D_DECL_ARRSUB: positive integral constant expression or tuple signature expected as array declaration "
+                     "subscript @ int a[-7];"},
+      {"int a[0];", "D_DECL_ARRSUB: positive integral constant expression or tuple signature expected as array declaration "
+                    "subscript @ int a[0];"},
+      {"int a[];", "D_DECL_ARRNULL: array declaration requires array dimension or tuple signature: a @ int a[];"},
+      {"int x[88294967295];", "D_DECL_ARRBIG: array dimension too big @ int x[88294967295];"},
+      {"long x[1073741824];", "D_DECL_ARRBIG: array dimension too big @ long x[1073741824];"},
+      {"void v[2];", "D_DECL_VOIDOBJ: cannot declare array of void @ void v[2];"},
+      {"string s[2];", "D_UNKNOWN: arrays of string are not supported yet: s @ string s[2];"},
+      {"int a[5]; int a[2];", "D_DECL_IDRED: identifier redeclared: a @ int a[2];"},
+      {"int a[5];\nBEGIN { trace(&a); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &a"},
+      {"int a[5];\nBEGIN { a = 1; }", "D_OP_ARRFUN: operator = may not be applied to operand of type \"int [5]\" @ a = 1"},
+      {"int a[5];\nBEGIN { trace(a); }", "D_UNKNOWN: a value of type \"int [5]\" is not supported yet @ a"},
+      {"int a[5]; long *p;\nBEGIN { p = a; }", "D_OP_INCOMPAT: operands have incompatible types: \"long *\" = \"int [5]\" @ p = a"},
+      {"int a[5]; int b[5];\nBEGIN { a = b; }", "D_OP_ARRFUN: operator = may not be applied to operand of type \"int [5]\" @ a = b"},
+  };
+  for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
+}
+
+TEST_CASE("a whole struct or union is assigned to a variable of its type, and to no other", "[d][types][declarations]") {
+  fake_types types;
+  const std::string s = "struct s { int i; long l; } a;\nstruct s b;\nstruct t { int i; long l; } c;\n";
+  CHECK(check(s + "BEGIN { a = b; self->x = a; this->y = self->x; z = this->y; }", &types).errors.empty());
+  const std::pair<std::string, const char*> cases[] = {
+      {s + "BEGIN { a = c; }", "D_OP_INCOMPAT: operands have incompatible types: \"struct s\" = \"struct t\" @ a = c"},
+      {s + "BEGIN { a = 1; }", "D_OP_INCOMPAT: operands have incompatible types: \"struct s\" = \"int\" @ a = 1"},
+      {s + "BEGIN { i = 1; i = a; }", "D_OP_INCOMPAT: operands have incompatible types: \"int\" = \"struct s\" @ i = a"},
+      {s + "BEGIN { a += b; }", "D_OP_ARITH: operator += requires operands of arithmetic type @ a += b"},
   };
   for (const auto& [program, error] : cases) CHECK(error_of(program, &types) == error);
 }

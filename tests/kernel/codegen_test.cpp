@@ -222,3 +222,29 @@ TEST_CASE("a program counts the bytes one run of it can take in the ring buffer"
   const auto record = 8 + 16 + 8, fault = 8 + 16 + 16;
   CHECK(kernel::generate(program, begin, layout, scratch).ring_bytes == 2 * (record + fault) + 2 * (record + fault));
 }
+
+// dtrace-utils checks a computed index into an array of more than one element at run time
+// (DTRACEFLT_BADINDEX); a constant one is checked when compiled, and costs nothing at run time.
+TEST_CASE("a computed index into an array is bounds-checked, a constant one is not", "[kernel][codegen]") {
+  const auto count = [](const std::vector<bpf_insn>& code, auto&& is) {
+    return static_cast<std::size_t>(std::count_if(code.begin(), code.end(), is));
+  };
+  // The check: the byte offset against the last element's (16 of an int[5]), unsigned.
+  const auto bound_checks = [&](const std::string& program, std::int32_t last) {
+    return count(begin_code(compiled(program)),
+                 [&](const bpf_insn& i) { return i.code == (BPF_JMP | BPF_JLE | BPF_K) && i.imm == last; });
+  };
+  // The fault's code in the record: DTRACEFLT_BADINDEX, 11.
+  const auto bad_index_faults = [&](const std::string& program) {
+    return count(begin_code(compiled(program)), [](const bpf_insn& i) {
+      return i.code == (BPF_ST | BPF_MEM | BPF_DW) && i.dst_reg == 7 && i.imm == kernel::fault_bad_index;
+    });
+  };
+  CHECK(bound_checks("int a[5]; BEGIN { i = 1; trace(a[i]); }", 16) == 1);
+  CHECK(bad_index_faults("int a[5]; BEGIN { i = 1; trace(a[i]); }") == 1);
+  CHECK(bad_index_faults("int a[5]; BEGIN { i = 1; a[i] = 2; }") == 1);
+  CHECK(bound_checks("short m[2][3]; BEGIN { i = 1; m[i][i] = 2; }", 6) == 1);  // each index against its own array
+  CHECK(bound_checks("short m[2][3]; BEGIN { i = 1; m[i][i] = 2; }", 4) == 1);
+  CHECK(bad_index_faults("int a[5]; BEGIN { trace(a[4]); a[0] = 1; }") == 0);
+  CHECK(bad_index_faults("long one[1]; BEGIN { i = 0; trace(one[i]); }") == 0);  // a trailing array's idiom
+}

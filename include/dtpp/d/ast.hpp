@@ -75,13 +75,16 @@ struct pragma {
 };
 
 /// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
-/// `this long long v;`, `int counts[string, int];`) or an inline (`inline int MAX = 10;`), a name
-/// that stands for its expression, converted to its type, wherever it is used.
+/// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an
+/// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
+/// type, wherever it is used.
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;
   std::string name;
   std::vector<std::string> keys;  ///< key types of an associative array
+  /// An array's dimensions as written, outermost first ("" for `[]`, which D refuses).
+  std::vector<std::string> dimensions;
   bool is_inline = false;
   node_ptr value;  ///< an inline's expression; a variable's initializer, which D refuses
   span where;
@@ -98,7 +101,7 @@ struct declared_member {
 };
 
 /// `struct s { ... };`, `union u { ... };`, `enum e { ... };` or `typedef type name;`. A struct,
-/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`).
+/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`, `... a[2];`).
 struct type_declaration {
   std::string keyword;  ///< "struct", "union", "enum" or "typedef"
   std::string name;     ///< the tag ("" for an anonymous enum) or the typedef's new name
@@ -106,6 +109,7 @@ struct type_declaration {
   std::vector<declared_member> members;
   std::string variable_stars;  ///< "*" for `struct s { ... } *p;`
   std::string variable;        ///< the variable declared with the type, if any
+  std::vector<std::string> dimensions;  ///< its dimensions, when an array (`struct s { ... } a[2];`)
   span where;
 };
 

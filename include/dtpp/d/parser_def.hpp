@@ -505,7 +505,14 @@ const auto clause_def = x3::omit[
       *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
 BOOST_SPIRIT_DEFINE(clause)
 
-// `[inline] [self|this] type name [ '[' type, ... ']' ] [= expression] ;`
+// `[N]` (N as written; empty for `[]`) of an array's declaration.
+const auto array_dimension = '[' >> x3::raw[-(-x3::lit('-') >> integer_text)] >> ']';
+const auto push_dimension = [](auto& ctx) {
+  const auto& range = x3::_attr(ctx);
+  x3::_val(ctx).dimensions.emplace_back(range.begin(), range.end());
+};
+
+// `[inline] [self|this] type name [ '[' type, ... ']' | '[' count ']' ... ] [= expression] ;`
 x3::rule<class declaration, ast::declaration> const declaration = "declaration";
 const auto declaration_scope = [](const char* scope) {
   return [scope](auto& ctx) { x3::_val(ctx).scope = scope; };
@@ -516,8 +523,8 @@ const auto declaration_def = x3::omit[
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
     declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
-    -('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') >
-      ']') >>
+    -(+array_dimension[push_dimension] |
+      ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); })]) >>
     ';'];
 BOOST_SPIRIT_DEFINE(declaration)
@@ -560,7 +567,7 @@ const auto declared_variable =
         const auto& range = x3::_attr(ctx);
         x3::_val(ctx).variable_stars = std::string(static_cast<std::size_t>(std::count(range.begin(), range.end(), '*')), '*');
       })] >>
-      identifier_text[([](auto& ctx) { x3::_val(ctx).variable = x3::_attr(ctx); })]) > ';';
+      identifier_text[([](auto& ctx) { x3::_val(ctx).variable = x3::_attr(ctx); })] >> *array_dimension[push_dimension]) > ';';
 const auto type_declaration_def = x3::omit[
     (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> identifier_text[tag_of] >>
      '{' > *struct_member[push_member] > '}' > declared_variable) |

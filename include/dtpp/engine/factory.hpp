@@ -68,9 +68,21 @@ inline bool reads_table_memory(const ir::expr& e) {
   return (e.kind == kind::memory || e.kind == kind::memory_string) &&
          (ir::names_table_type(e.t) || ir::names_table_type(e.kids[0].t));
 }
-inline bool reads_table_memory(const ir::program& program) {
+
+/// Whether an expression needs what the kernel engine alone has: memory of a type_table's types
+/// (above), an array variable and its bounds-checked index (DTrace's "index out of bounds"
+/// fault), or a whole struct or union assigned.
+inline bool kernel_engine_only(const ir::program& program, const ir::expr& e) {
+  using kind = ir::expr::kind_t;
+  return reads_table_memory(e) ||
+         (e.kind == kind::variable && program.variables[e.index].value.kind == ir::type::category::array) ||
+         (e.kind == kind::binary && e.operation == ir::op::add && e.value != 0) ||
+         (e.kind == kind::assign && e.t.is_object());
+}
+inline bool kernel_engine_only(const ir::program& program) {
   bool reads = false;
-  for (const auto& c : program.clauses) ir::for_each_expression(c, [&](const ir::expr& e) { reads |= reads_table_memory(e); });
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const ir::expr& e) { reads |= kernel_engine_only(program, e); });
   return reads;
 }
 
@@ -87,7 +99,7 @@ inline const factory& select(std::span<const factory> engines, const ir::program
     throw error("the " + std::string(choice) + " engine is not available to this consumer" +
                 (choice == "kernel" ? " (it comes with dtpp::kernel)" : ""));
   }
-  if (reads_table_memory(program))
+  if (kernel_engine_only(program))
     for (const auto& e : engines)
       if (e.types) return e;
   for (const auto& e : engines)

@@ -180,7 +180,10 @@ struct expr {
     memory_string,
   } kind = kind_t::constant;
   type t;
-  std::int64_t value = 0;  ///< constant: the value; memory: the offset
+  /// constant: the value; memory: the offset; binary add of an array's address (kids[0]) and a
+  /// computed byte offset: the element's size, when the engine checks the offset against the
+  /// array's size (DTrace's "index out of bounds" fault, with the offset / the element's size)
+  std::int64_t value = 0;
   std::string text;  ///< string: the constant; variable and builtin: the name, for messages
   std::uint32_t index = 0;
   op operation = op::add;
