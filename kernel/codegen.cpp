@@ -63,6 +63,13 @@ class builder {
   generated_program build() {
     const auto out = e_.make_label();
     e_.mov(r6, r1);
+    // -x cpu: a firing on another CPU does nothing, as in dtrace-utils' trampolines. BEGIN and
+    // END (run by dtpp) and ERROR (after a fault on that CPU) always run.
+    if (l_.cpu && t_->type != target::kind::begin && t_->type != target::kind::end &&
+        t_->type != target::kind::error) {
+      e_.call(BPF_FUNC_get_smp_processor_id);
+      e_.jump_if(BPF_JNE, r0, static_cast<std::int32_t>(*l_.cpu), out);
+    }
     lookup_fixed(map_scratch, out);
     e_.mov(r7, r0);
     lookup_fixed(map_globals, out);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ struct run_options {
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
   std::size_t nspec = 1;              ///< speculative buffers
   bool zdefs = false;                 ///< -Z: a description may match no probe (yet)
+  std::optional<std::uint32_t> cpu = {};  ///< -x cpu: only probes firing on this CPU are traced
 };
 
 /// One engine a consumer can run programs in.

@@ -37,6 +37,7 @@ struct driver_options {
   /// -Z: a description may match no probe, as a pid or USDT one naming a library the process
   /// has not loaded yet (its probes are placed when it is).
   bool zdefs = false;
+  std::optional<std::uint32_t> cpu = {};  ///< -x cpu: only probes firing on this CPU run their clauses
 };
 
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.
