@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <variant>
 
 namespace dtpp::kernel {
@@ -54,6 +55,13 @@ class builder {
   generated_program build() {
     const auto out = e_.make_label();
     e_.mov(r6, r1);
+    // -x cpu: a firing on another CPU does nothing, as in dtrace-utils' trampolines. BEGIN and
+    // END (run by dtpp) and ERROR (after a fault on that CPU) always run.
+    if (l_.cpu && t_->type != target::kind::begin && t_->type != target::kind::end &&
+        t_->type != target::kind::error) {
+      e_.call(BPF_FUNC_get_smp_processor_id);
+      e_.jump_if(BPF_JNE, r0, static_cast<std::int32_t>(*l_.cpu), out);
+    }
     lookup_fixed(map_scratch, out);
     e_.mov(r7, r0);
     lookup_fixed(map_globals, out);
@@ -1113,9 +1121,9 @@ class builder {
       case ir::subroutine::strtok: return strtok(e, depth);
       case ir::subroutine::cleanpath: return cleanpath(e, depth);
       case ir::subroutine::inet_ntoa: return inet_ntoa(e.kids[0], depth);
-      case ir::subroutine::inet_ntop:  // an IPv4 address unless the family is AF_INET6 (10)
-        if (e.kids[0].kind == kind_t::constant && e.kids[0].value != 10) return inet_ntoa(e.kids[1], depth);
-        break;
+      case ir::subroutine::inet_ntoa6:  // strict when the constant second argument is not 0
+        return inet_ntoa6(e.kids[0], depth, e.kids.size() > 1 && e.kids[1].value != 0);
+      case ir::subroutine::inet_ntop: return inet_ntop(e, depth);
       case ir::subroutine::strlen:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
@@ -1144,35 +1152,93 @@ class builder {
       case ir::subroutine::alloca:
       case ir::subroutine::bcopy:
       case ir::subroutine::copyinto:
-      case ir::subroutine::inet_ntoa6:
       case ir::subroutine::action:
         break;
     }
     refuse(e);
   }
 
-  // inet_ntoa(addr), and inet_ntop() of a constant family other than AF_INET6: the four bytes at
-  // addr (kernel memory, as copyin() and alloca() give), dotted; a failed read faults with addr.
-  // Each byte's three digits are written at the text's end, which moves past a digit only when
-  // it counts (not a leading zero), so no branch depends on the data.
+  // inet_ntoa(addr): the four bytes at addr (kernel memory, as copyin() and alloca() give),
+  // dotted; a failed read faults with addr.
   place inet_ntoa(const expr& address, int depth) {
     eval(address, depth);
+    const auto text = address_text();
+    ipv4_text(text, depth);
+    return end_address_text(text);
+  }
+
+  place inet_ntoa6(const expr& address, int depth, bool strict) {
+    eval(address, depth);
+    const auto text = address_text();
+    ipv6_text(text, depth, strict);
+    return end_address_text(text);
+  }
+
+  // inet_ntop(af, addr) as dtrace-utils makes it: AF_INET6 (10) is inet_ntoa6(addr, 1), any
+  // other family inet_ntoa(addr); a family known only when the probe fires picks at run time.
+  place inet_ntop(const expr& e, int depth) {
+    constexpr std::int32_t af_inet6 = 10;
+    const auto& family = e.kids[0];
+    if (family.kind == kind_t::constant)
+      return family.value == af_inet6 ? inet_ntoa6(e.kids[1], depth, true) : inet_ntoa(e.kids[1], depth);
+    eval(family, depth);
+    e_.store(r10, temp(depth), r0);
+    eval(e.kids[1], depth + 1);
+    const auto text = address_text();
+    const auto ipv4 = e_.make_label(), done = e_.make_label();
+    e_.load(r1, r10, temp(depth));
+    e_.jump_if(BPF_JNE, r1, af_inet6, ipv4);
+    ipv6_text(text, depth + 1, true);
+    e_.jump(done);
+    e_.bind(ipv4);
+    ipv4_text(text, depth + 1);
+    e_.bind(done);
+    return end_address_text(text);
+  }
+
+  // An address's text is written at r4, its end, which moves past a character only when it
+  // counts, so that no branch depends on the data. Its place holds the longest text the verifier
+  // can see: eight words of a "::" and four digits each, and the ending NUL.
+  static constexpr std::uint32_t address_text_bytes = 56;
+
+  place address_text() {
+    const place text{r7, s_.allocate(std::max(l_.strsize, address_text_bytes))};
+    zero(text, std::max(l_.strsize, address_text_bytes));
+    return text;
+  }
+
+  // At most strsize - 1 characters.
+  place end_address_text(place text) {
+    for (auto cut = l_.strsize - 1; cut < address_text_bytes; ++cut)
+      e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
+    return text;
+  }
+
+  // Reads `bytes` bytes at the address in r0 (kept in temp(depth) for the fault) to `to`.
+  void read_address(reg base, std::int16_t offset, std::int32_t bytes, int depth) {
     e_.store(r10, temp(depth), r0);
     e_.mov(r3, r0);
-    e_.mov(r1, r10);
-    e_.alu(BPF_ADD, r1, misc_slot);
-    e_.mov(r2, 4);
+    e_.mov(r1, base);
+    e_.alu(BPF_ADD, r1, offset);
+    e_.mov(r2, bytes);
     e_.call(BPF_FUNC_probe_read_kernel);
     const auto read = e_.make_label();
     e_.jump_if(BPF_JSGE, r0, 0, read);
     fault(fault_bad_address, temp(depth));
     e_.bind(read);
-    constexpr std::uint32_t longest = 16;  // "255.255.255.255" and its NUL
-    const place text{r7, s_.allocate(std::max(l_.strsize, longest))};
-    zero(text, std::max(l_.strsize, longest));
-    e_.mov(r4, 0);  // the text's end
+  }
+
+  // The IPv4 address at r0, dotted, into text.
+  void ipv4_text(place text, int depth) {
+    read_address(r10, misc_slot, 4, depth);
+    e_.mov(r4, 0);
+    dotted_quad(text, r10, misc_slot);
+  }
+
+  // The four bytes at base + offset, dotted, at the text's end (r4).
+  void dotted_quad(place text, reg base, std::int16_t offset) {
     for (std::int16_t byte = 0; byte < 4; ++byte) {
-      e_.load(r5, r10, static_cast<std::int16_t>(misc_slot + byte), 1);
+      e_.load(r5, base, static_cast<std::int16_t>(offset + byte), 1);
       for (const std::int32_t divisor : {100, 10, 1}) {
         e_.mov(r1, r5);
         e_.alu(BPF_DIV, r1, divisor);
@@ -1193,9 +1259,137 @@ class builder {
       e_.store_imm(r2, 0, '.', 1);
       e_.alu(BPF_ADD, r4, 1);
     }
-    for (auto cut = l_.strsize - 1; cut < longest; ++cut)  // at most strsize - 1 characters
-      e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
-    return text;
+    byte_address(r2, text, r4);
+    e_.store_imm(r2, 0, 0, 1);
+  }
+
+  // The IPv6 address at r0 as dtrace-utils' inet_ntoa6() writes it (and the in-process engine's
+  // ipv6_text()): an IPv4 address inside (five zero words and 0xffff, or six zero words and then
+  // more than 1) dotted, after "::ffff:" or "::" when strict; else eight hexadecimal words
+  // without leading zeros, the first of the longest runs of two or more zero words as "::".
+  void ipv6_text(place text, int depth, bool strict) {
+    const place address{r7, s_.allocate(16)};
+    read_address(address.base, off16(address.offset), 16, depth);
+    const auto at = [&](std::uint32_t byte) { return off16(address.offset + byte); };
+    const auto words = e_.make_label(), mapped = e_.make_label(), done = e_.make_label();
+    e_.load(r1, address.base, at(0));
+    e_.jump_if(BPF_JNE, r1, 0, words);
+    e_.load(r1, address.base, at(8), 4);
+    e_.to_big_endian(r1, 32);
+    e_.jump_if(BPF_JEQ, r1, 0xffff, mapped);
+    e_.jump_if(BPF_JNE, r1, 0, words);
+    e_.load(r1, address.base, at(12), 4);
+    e_.to_big_endian(r1, 32);
+    e_.jump_if(BPF_JLE, r1, 1, words);
+    const auto prefix = [&](std::string_view chars) {
+      if (!strict) chars = {};
+      for (std::uint32_t i = 0; i < chars.size(); ++i)
+        e_.store_imm(text.base, off16(text.offset + i), chars[i], 1);
+      e_.mov(r4, static_cast<std::int32_t>(chars.size()));
+    };
+    const auto quad = e_.make_label();
+    prefix("::");
+    e_.jump(quad);
+    e_.bind(mapped);
+    prefix("::ffff:");
+    e_.bind(quad);
+    dotted_quad(text, address.base, at(12));
+    e_.jump(done);
+    e_.bind(words);
+    // The runs of zero words, one word at a time: r2 is the run so far and r3 the longest before,
+    // each its length << 8 | a bit per word in it; the longest starts as a run of one, none.
+    e_.mov(r2, 0);
+    e_.mov(r3, 1 << 8);
+    counted_loop(r5, 8, [&] {
+      word_address(r1, address, r5);
+      e_.load(r1, r1, 0, 2);
+      to_flag(r1, r0);
+      e_.alu(BPF_SUB, r1, 1);  // all ones when the word is 0
+      e_.alu(BPF_ADD, r2, 1 << 8);
+      e_.mov(r0, 1);
+      e_.alu(BPF_LSH, r0, r5);
+      e_.alu(BPF_OR, r2, r0);
+      e_.alu(BPF_AND, r2, r1);
+      // Longer than the longest before (not as long: the first run wins): (r3 | 0xff) < r2.
+      e_.mov(r0, r3);
+      e_.alu(BPF_OR, r0, 0xff);
+      e_.alu(BPF_SUB, r0, r2);
+      e_.alu(BPF_RSH, r0, 63);
+      e_.alu(BPF_NEG, r0, 0);
+      choose(r3, r2, r0, r1);
+    });
+    // Per word i, in bit i of a slot: the run starts at i ("::"), bit 8 + i: a ':' goes before
+    // it (not the first, in the run or just after it), bit 16 + i: it is written (not in the run).
+    const auto plan = temp(depth + 1);
+    e_.alu(BPF_AND, r3, 0xff);
+    e_.mov(r0, r3);
+    e_.alu(BPF_LSH, r0, 1);
+    e_.mov(r1, r0);
+    e_.alu(BPF_XOR, r0, -1);
+    e_.alu(BPF_AND, r0, r3);  // the run's start
+    e_.alu(BPF_OR, r1, r3);
+    e_.alu(BPF_OR, r1, 1);
+    e_.alu(BPF_XOR, r1, 0xff);
+    e_.alu(BPF_AND, r1, 0xff);  // the separators
+    e_.alu(BPF_LSH, r1, 8);
+    e_.alu(BPF_OR, r0, r1);
+    e_.alu(BPF_XOR, r3, 0xff);  // the words written
+    e_.alu(BPF_LSH, r3, 16);
+    e_.alu(BPF_OR, r0, r3);
+    e_.store(r10, plan, r0);
+    e_.mov(r4, 0);
+    counted_loop(r5, 8, [&] {
+      e_.load(r3, r10, plan);
+      e_.alu(BPF_RSH, r3, r5);
+      byte_address(r2, text, r4);
+      e_.store_imm(r2, 0, ':', 1);
+      e_.mov(r0, r3);
+      e_.alu(BPF_RSH, r0, 8);
+      e_.alu(BPF_OR, r0, r3);
+      e_.alu(BPF_AND, r0, 1);
+      e_.alu(BPF_ADD, r4, r0);
+      byte_address(r2, text, r4);
+      e_.store_imm(r2, 0, ':', 1);
+      e_.alu(BPF_AND, r3, 1);
+      e_.alu(BPF_ADD, r4, r3);
+      word_address(r1, address, r5);
+      e_.load(r1, r1, 0, 2);
+      e_.to_big_endian(r1, 16);
+      for (const std::int32_t shift : {12, 8, 4, 0}) {
+        e_.mov(r0, r1);
+        e_.alu(BPF_RSH, r0, shift);  // nonzero: the digit counts
+        e_.mov(r2, r0);
+        e_.alu(BPF_AND, r2, 15);
+        e_.mov(r3, r2);  // 1 from 10 on, for 'a' - '0' - 10 more
+        e_.alu(BPF_ADD, r3, 6);
+        e_.alu(BPF_RSH, r3, 4);
+        e_.alu(BPF_MUL, r3, 'a' - '0' - 10);
+        e_.alu(BPF_ADD, r2, r3);
+        e_.alu(BPF_ADD, r2, '0');
+        byte_address(r3, text, r4);
+        e_.store(r3, 0, r2, 1);
+        if (shift != 0) {
+          to_flag(r0, r2);
+          e_.alu(BPF_ADD, r4, r0);
+        } else {  // the last digit counts when the word is written (a word in the run is 0)
+          e_.load(r3, r10, plan);
+          e_.alu(BPF_RSH, r3, r5);
+          e_.alu(BPF_RSH, r3, 16);
+          e_.alu(BPF_AND, r3, 1);
+          e_.alu(BPF_ADD, r4, r3);
+        }
+      }
+    });
+    byte_address(r2, text, r4);
+    e_.store_imm(r2, 0, 0, 1);
+    e_.bind(done);
+  }
+
+  // dst = the address of 16-bit word `index` of a place.
+  void word_address(reg dst, place at, reg index) {
+    pointer(dst, at);
+    e_.alu(BPF_ADD, dst, index);
+    e_.alu(BPF_ADD, dst, index);
   }
 
   place copyinstr(const expr& e, int depth) {

@@ -133,6 +133,7 @@ struct layout {
   std::vector<std::uint32_t> variable_key_size;  ///< per variable with a map
   std::vector<std::uint32_t> variable_value_size;
   std::int64_t walltime_offset = 0;            ///< CLOCK_REALTIME - CLOCK_MONOTONIC at load
+  std::optional<std::uint32_t> cpu = {};       ///< -x cpu: the one CPU whose firings run clauses
   std::int64_t task_real_parent = -1, task_tgid = -1, task_exec_runtime = -1;  ///< from BTF
 };
 

@@ -992,7 +992,11 @@ struct driver::state {
       attr.type = PERF_TYPE_SOFTWARE;
       attr.config = PERF_COUNT_SW_CPU_CLOCK;
       attr.sample_period = t.period;
-      for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
+      // -x cpu: both on that CPU alone, as dtrace-utils attaches them.
+      if (options.cpu)
+        on_cpus = {static_cast<int>(*options.cpu)};
+      else
+        for (std::uint32_t c = 0; c < (t.type == target::kind::tick ? 1 : cpus); ++c) on_cpus.push_back(static_cast<int>(c));
     } else {
       attr.type = PERF_TYPE_TRACEPOINT;
       attr.config = t.tracepoint_id;
@@ -1129,6 +1133,9 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+  if (options.cpu && *options.cpu >= st.cpus)
+    throw error("-x cpu=" + std::to_string(*options.cpu) + ": no such CPU");
+  st.plan.cpu = options.cpu;
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
   // checker loaded it already for one naming kernel types).
   if (uses_task_fields(program)) {
@@ -1225,7 +1232,7 @@ engine::factory engine_factory() {
         return std::make_unique<driver>(
             program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec,
                           .zdefs = run.zdefs, .verifier_log = run.verifier_log,
-                          .verifier_log_size = run.verifier_log_size});
+                          .verifier_log_size = run.verifier_log_size, .cpu = run.cpu});
       },
       // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
       // list when every probe is listed.

@@ -21,6 +21,14 @@
 namespace dtpp::consumer {
 namespace {
 
+// -x cpu=N: the one CPU whose probe firings are traced, when set (a value beyond any CPU is
+// refused by the engine).
+std::optional<std::uint32_t> traced_cpu(const options::option_set& o) {
+  const auto n = o.number("cpu");
+  if (!n) return std::nullopt;
+  return static_cast<std::uint32_t>(std::min<std::int64_t>(*n, UINT32_MAX));
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
@@ -157,7 +165,8 @@ void handle::exec(const program& p) {
         .nspec = static_cast<std::size_t>(options_.number("nspec").value_or(1)),
         .zdefs = options_.on("zdefs"),
         .verifier_log = bpflog ? print_verifier_log : std::function<void(std::string_view)>{},
-        .verifier_log_size = options_.size("bpflogsize", engine::run_options{}.verifier_log_size)};
+        .verifier_log_size = options_.size("bpflogsize", engine::run_options{}.verifier_log_size),
+        .cpu = traced_cpu(options_)};
     auto made = std::make_unique<session>(chosen.make(run_program, run), options_,
                                           std::getenv("_DTRACE_TESTING") != nullptr);
     session_ = std::move(made);

@@ -2,6 +2,7 @@
 // and the factory consumers choose it by.
 
 #include <fnmatch.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -40,6 +41,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
   st.program = program;
   st.options = std::move(options);
   if (st.options.cpus == 0) st.options.cpus = std::max(1u, std::thread::hardware_concurrency());
+  if (st.options.cpu && *st.options.cpu >= st.options.cpus)
+    throw engine_error("-x cpu=" + std::to_string(*st.options.cpu) + ": no such CPU");
   {
     char comm[64] = {};
     std::FILE* f = std::fopen("/proc/self/comm", "r");
@@ -158,7 +161,13 @@ const std::vector<probe_info>& engine::probes() const { return state_->infos; }
 void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
   auto& st = *state_;
   if (probe == 0 || probe > st.probes.size()) return;
-  detail::runner(st, st.probes[probe - 1], args, detail::runner::this_cpu, __builtin_return_address(0)).run();
+  auto cpu = detail::runner::this_cpu;
+  if (st.options.cpu) {
+    const int here = ::sched_getcpu();
+    if (here < 0 || static_cast<std::uint32_t>(here) != *st.options.cpu) return;
+    cpu = *st.options.cpu;
+  }
+  detail::runner(st, st.probes[probe - 1], args, cpu, __builtin_return_address(0)).run();
 }
 
 void engine::go() {
@@ -180,11 +189,13 @@ void engine::go() {
         if (st.timer_wake.wait_until(lock, next, [&] { return st.timers_stopping; })) break;
         lock.unlock();
         if (!st.exited.load(std::memory_order_acquire)) {
-          // profile-N fires on every CPU, tick-N on one. arg0 is the kernel's program counter
-          // (none: the timer thread runs in user space), arg1 the user one: the timer's own.
-          const unsigned cpus = b.type == kind::profile ? st.options.cpus : 1;
+          // profile-N fires on every CPU, tick-N on one (both on -x cpu's alone). arg0 is the
+          // kernel's program counter (none: the timer thread runs in user space), arg1 the user
+          // one: the timer's own.
+          const unsigned first = st.options.cpu.value_or(0);
+          const unsigned cpus = b.type == kind::profile && !st.options.cpu ? st.options.cpus : 1;
           const std::int64_t pcs[] = {0, static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)))};
-          for (unsigned cpu = 0; cpu < cpus; ++cpu) detail::runner(st, b, pcs, cpu).run();
+          for (unsigned cpu = first; cpu < first + cpus; ++cpu) detail::runner(st, b, pcs, cpu).run();
         }
         lock.lock();
       }
@@ -253,7 +264,7 @@ dtpp::engine::factory engine_factory() {
         return std::make_unique<engine>(program,
                                         engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
                                                        .aggsize = run.aggsize, .dynvarsize = run.dynvarsize,
-                                                       .nspec = run.nspec});
+                                                       .nspec = run.nspec, .cpu = run.cpu});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

@@ -132,7 +132,8 @@ TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
 
 TEST_CASE("inet_ntoa, inet_ntoa6 and inet_ntop read an address in the process's memory", "[inproc]") {
   // Each address as inet_ntoa6 gives it, then inet_ntop(AF_INET6): runs of two zero words or
-  // more shrink to "::" (the first of the longest), and an IPv4 address inside is dotted.
+  // more shrink to "::" (the first of the longest), and an IPv4 address inside is dotted. The
+  // kernel engine's test tests/kernel/command/inet_ntoa6_text expects the same text.
   const std::vector<std::pair<std::array<std::uint8_t, 16>, const char*>> addresses = {
       {{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0x76, 0xc8}, "fe80::214:4fff:fe0b:76c8 fe80::214:4fff:fe0b:76c8"},
       {{0x10, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x08, 0, 0x0c, 0x41, 0x7a}, "1080::808:c:417a 1080::808:c:417a"},
@@ -146,6 +147,15 @@ TEST_CASE("inet_ntoa, inet_ntoa6 and inet_ntop read an address in the process's 
       {{0xfe, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0, 0}, "fe12:3456:789a:bcde:214:4fff:fe0b:0 fe12:3456:789a:bcde:214:4fff:fe0b:0"},
       {{0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3}, "1:0:0:2::3 1:0:0:2::3"},
       {{0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4}, "1::2:0:0:3:4 1::2:0:0:3:4"},
+      {{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "1:: 1::"},
+      {{0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8}, "1:2:3:4:5:6:7:8 1:2:3:4:5:6:7:8"},
+      {{0, 1, 0, 0, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7}, "1:0:2:3:4:5:6:7 1:0:2:3:4:5:6:7"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 1, 2, 3, 4}, "1.2.3.4 ::ffff:1.2.3.4"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0}, "0.0.0.0 ::ffff:0.0.0.0"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4}, "1.2.3.4 ::1.2.3.4"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2}, "0.1.0.2 ::0.1.0.2"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, "::1:0:0 ::1:0:0"},
+      {{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}, "::1:0:0:0 ::1:0:0:0"},
       {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
        "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"},
   };

@@ -60,6 +60,7 @@ inline printer_options printing(const options::option_set& o, bool testing = fal
   p.print.sort.pos = o.size("aggsortpos", 0);
   p.print.percpu = o.on("aggpercpu");
   p.print.strsize = o.size("strsize", 256);
+  p.print.rawbytes = o.number("rawbytes").has_value();
   p.printsize = print::printed_size(o.number("printsize").value_or(0));
   return p;
 }
@@ -172,6 +173,8 @@ class record_printer {
     }
     switch (s.kind) {
       case ir::action::trace:
+        if (options_.print.rawbytes) return print_raw_record(s.records[0], data, out);
+        [[fallthrough]];
       case ir::action::stack:
       case ir::action::ustack:
         print::print_trace(out, read_record(s.records[0], data), options_.quiet);
@@ -191,6 +194,25 @@ class record_printer {
         return;
       default:
         return;
+    }
+  }
+
+  /// trace() under rawbytes, as dtrace-utils prints it: an integer's or a string's record dumped
+  /// as bytes (an integer's in memory order, a string's text and NUL padding), quiet or not; a
+  /// stack or a symbol as without it.
+  void print_raw_record(const ir::record& r, std::span<const std::byte> data, std::string& out) const {
+    const auto value = read_record(r, data);
+    switch (value.type) {
+      case print::traced::kind::integer: {
+        const auto at = std::min<std::size_t>(r.offset, data.size());
+        const auto bytes = data.subspan(at, std::min<std::size_t>(r.size, data.size() - at));
+        return print::print_raw_bytes(out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      }
+      case print::traced::kind::string:
+        return print::print_raw_bytes(out, print::string_record_bytes(value.text, r.size));
+      case print::traced::kind::stack:
+      case print::traced::kind::symbol:
+        return print::print_trace(out, value, options_.quiet);
     }
   }
 

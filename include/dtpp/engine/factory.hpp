@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@ struct run_options {
   /// bpflog: given each BPF program's verifier log once it loads (kernel); empty: no log asked.
   std::function<void(std::string_view log)> verifier_log{};
   std::size_t verifier_log_size = (16u << 20) - 1;  ///< bpflogsize: the log's bytes, as dtrace-utils
+  std::optional<std::uint32_t> cpu = {};  ///< -x cpu: only probes firing on this CPU are traced
 };
 
 /// One engine a consumer can run programs in.

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct engine_options {
   std::size_t dynvarsize = 1u << 20;  ///< bytes thread-locals and array elements share
   std::size_t nspec = 1;              ///< speculative buffers speculation() hands out
   unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
+  /// -x cpu: the one CPU whose firings run clauses (a site's, where its thread runs), and where
+  /// profile-N and tick-N fire; BEGIN, END and ERROR run anyway.
+  std::optional<std::uint32_t> cpu = {};
 };
 
 /// The probes an in-process program can enable without naming them: dtrace:::BEGIN, END and

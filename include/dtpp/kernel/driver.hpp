@@ -43,6 +43,7 @@ struct driver_options {
   std::function<void(std::string_view log)> verifier_log{};
   /// bpflogsize: the bytes of the verifier's log (that of a refused program too).
   std::size_t verifier_log_size = (16u << 20) - 1;
+  std::optional<std::uint32_t> cpu = {};  ///< -x cpu: only probes firing on this CPU run their clauses
 };
 
 /// Why this process cannot trace the kernel (no privilege, no BPF, no tracefs), or nothing.

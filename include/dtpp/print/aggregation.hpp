@@ -24,6 +24,7 @@ struct print_options {
   sort_options sort;
   bool percpu = false;            ///< aggpercpu: a line per shard after each value
   std::size_t strsize = 256;      ///< size of string records (for raw dumps of odd strings)
+  bool rawbytes = false;          ///< rawbytes: string keys (and trace()'s records) dumped as bytes
 };
 
 /// One aggregated value: " %16lld" for count/sum/min/max and avg (sum / normal / count, signed),
@@ -45,7 +46,7 @@ void print_key(std::string& out, const Key& key, const print_options& options = 
   if constexpr (std::is_same_v<Key, agg::dynamic_key>) {
     for (const auto& r : key.records) {
       if (r.type.kind == agg::key_type::category::string)
-        print_string_record(out, r.string, r.type.size);
+        print_string_record(out, r.string, r.type.size, string_key_width, options.rawbytes);
       else if (r.type.form != agg::symbol_form::none)
         detail::print_symbol(out, symbol_name(r.type.form, r.type.kind == agg::key_type::category::ustack, r.string));
       else if (r.type.is_stack())
@@ -59,7 +60,7 @@ void print_key(std::string& out, const Key& key, const print_options& options = 
       if constexpr (std::is_integral_v<field_type>)
         print_integer_record(out, field);
       else
-        print_string_record(out, field, options.strsize);
+        print_string_record(out, field, options.strsize, string_key_width, options.rawbytes);
     });
   }
 }

@@ -54,11 +54,19 @@ inline void print_raw_bytes(std::string& out, std::string_view bytes) {
   }
 }
 
+/// A string record's bytes: the text, then NULs to `record_size`.
+inline std::string string_record_bytes(std::string_view text, std::size_t record_size) {
+  std::string record(text);
+  if (record.size() < record_size) record.resize(record_size, '\0');
+  return record;
+}
+
 /// A string record of `record_size` bytes (the string, then NUL padding): printed as
 /// "  %-50s" when it is printable text, else dumped as raw bytes (an empty string is dumped, as
-/// in DTrace, since its first byte is NUL).
+/// in DTrace, since its first byte is NUL); always dumped under the rawbytes option (`raw`).
 inline void print_string_record(std::string& out, std::string_view text, std::size_t record_size,
-                                int width = string_key_width) {
+                                int width = string_key_width, bool raw = false) {
+  if (raw) return print_raw_bytes(out, string_record_bytes(text, record_size));
   const auto printable = [](unsigned char c) {
     return std::isprint(c) || std::isspace(c) || c == '\b' || c == '\a';
   };
@@ -72,9 +80,7 @@ inline void print_string_record(std::string& out, std::string_view text, std::si
     detail::append(out, "  %-*.*s", width, static_cast<int>(shown.size()), shown.data());
     return;
   }
-  std::string record(text);
-  if (record.size() < record_size) record.resize(record_size, '\0');
-  print_raw_bytes(out, record);
+  print_raw_bytes(out, string_record_bytes(text, record_size));
 }
 
 }  // namespace dtpp::print
