@@ -505,7 +505,7 @@ TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and 
       "ERROR { printf(\"fault %d\\n\", arg4); }"));
   CHECK(h.engine_name() == "kernel");
   std::vector<std::string> faults;
-  h.handle_faults([&](const consumer::fault_data& f) { faults.push_back(f.what.substr(0, f.what.find(" ("))); });
+  h.handle_faults([&](const consumer::fault_data& f) { faults.push_back(engine::name(f.fault.kind)); });
   h.go();
   memory_file text;
   while (h.work(text.get()) == consumer::work_status::okay) {
