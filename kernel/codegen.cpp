@@ -110,7 +110,7 @@ class builder {
       timestamp_slot_ = s_.allocate(8);
       zero({r7, timestamp_slot_}, 8);
     }
-    for (const auto index : t_->info.clauses) clause(p_.clauses[index]);
+    run_clauses();
     e_.bind(out);
     e_.mov(r0, 0);
     e_.exit();
@@ -219,8 +219,16 @@ class builder {
 
   // ---- clauses -------------------------------------------------------------------------------
 
-  void clause(const ir::clause& c) {
+  // The probe's clauses (t_'s), in program order, each as the statement it runs as here.
+  void run_clauses() {
+    const auto& info = t_->info;
+    for (std::size_t i = 0; i < info.clauses.size(); ++i) clause(p_.clauses[info.clauses[i]], info.statements.at(i));
+  }
+
+  void clause(const ir::clause& c, std::uint32_t statement_id) {
     clause_ = &c;
+    statement_ = statement_id;
+    clause_start_ = e_.size();
     const auto next = e_.make_label();
     next_ = next;
     if (t_->type != target::kind::end && t_->type != target::kind::error) {
@@ -346,24 +354,30 @@ class builder {
     e_.bind(done);
   }
 
-  // A fault ends the clause: a fault record (code, value from the stack slot) instead of data;
-  // then the ERROR clauses run, unless the fault is in one of them.
+  // A fault ends the clause: a fault record (fault_record: code, value from the stack slot, pc,
+  // statement) instead of data; then the ERROR clauses run, unless the fault is in one of them.
+  // The pc is the index of the fault's first instruction counted from the clause's first, as
+  // dtrace-utils' is its dt_probe_error call's in the clause's function: never 0, since the
+  // clause computed something before.
   void fault(std::int32_t code, std::int16_t value_slot) {
+    const auto pc = static_cast<std::int32_t>(e_.size() - clause_start_);
     e_.store_imm(r7, record_header, code);
     e_.load(r1, r10, value_slot);
     e_.store(r7, record_header + 8, r1);
+    e_.store_imm(r7, record_header + 16, pc, 4);
+    e_.store_imm(r7, record_header + 20, static_cast<std::int32_t>(statement_), 4);
     if (l_.error_probe && t_->type != target::kind::error) {
-      // DTrace's ERROR arguments, as dtrace-utils gives them: 0, the probe, the clause's index
-      // in the program, the place (0: dtpp has no BPF pc to name), the fault code, the value.
+      // DTrace's ERROR arguments, as dtrace-utils gives them: 0, the probe, the statement id,
+      // the pc, the fault code, the value.
       if (error_args_ == 0) error_args_ = s_.allocate(8 * error_arguments);
       e_.store_imm(r7, off16(error_args_), 0);
       probe_id(r2);
       e_.store(r7, off16(error_args_ + 8), r2);
-      e_.store_imm(r7, off16(error_args_ + 16), static_cast<std::int32_t>(clause_->id - 1));
-      e_.store_imm(r7, off16(error_args_ + 24), 0);
+      e_.store_imm(r7, off16(error_args_ + 16), static_cast<std::int32_t>(statement_));
+      e_.store_imm(r7, off16(error_args_ + 24), pc);
       e_.store_imm(r7, off16(error_args_ + 32), code);
       e_.store(r7, off16(error_args_ + 40), r1);
-      emit_record(record_fault, record_header + 16);
+      emit_record(record_fault, record_header + fault_record);
       // Where to go on after the ERROR clauses, in a stack slot, where the verifier sees the
       // constant and follows only the one way back.
       e_.store_imm(r10, error_return_slot, static_cast<std::int32_t>(fault_returns_.size()));
@@ -371,7 +385,7 @@ class builder {
       e_.jump(error_entry_);
       return;
     }
-    emit_record(record_fault, record_header + 16);
+    emit_record(record_fault, record_header + fault_record);
     e_.jump(next_);
   }
 
@@ -383,7 +397,7 @@ class builder {
     error_target.type = target::kind::error;
     error_target.info = *l_.error_probe;
     const auto* own = std::exchange(t_, &error_target);
-    for (const auto index : l_.error_probe->clauses) clause(p_.clauses[index]);
+    run_clauses();
     e_.load(r1, r10, error_return_slot);
     for (std::size_t i = 0; i < fault_returns_.size(); ++i)
       e_.jump_if(BPF_JEQ, r1, static_cast<std::int32_t>(i), fault_returns_[i]);
@@ -3112,6 +3126,8 @@ class builder {
   std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
   std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
   const ir::clause* clause_ = nullptr;
+  std::uint32_t statement_ = 0;     // the clause's statement id for this probe (fault::statement)
+  std::size_t clause_start_ = 0;    // the index of the clause's first instruction
   label next_;
   std::uint32_t probe_area_ = 0;
   std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
@@ -3180,7 +3196,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   l.strsize = std::max<std::uint32_t>((checked_strsize(program) + 7) & ~7u, 8);
   std::uint32_t data = 0;
   for (const auto& c : program.clauses) data = std::max(data, c.data_size);
-  scratch.allocate(record_header + std::max<std::uint32_t>(data, 16));  // the record, at 0
+  scratch.allocate(record_header + std::max(data, fault_record));  // the record, at 0
 
   l.globals_size = global_generations + 8 * static_cast<std::uint32_t>(program.aggregations.size());
   for (const auto& p : probes)

@@ -79,9 +79,18 @@ inline std::uint32_t cache_entry_size(std::uint32_t key_size, std::size_t words)
 enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_speculation_unavailable,
                                  drop_slots };
 
-/// A fault record's code: DTrace's DTRACEFLT_* numbers.
-enum fault_code : std::int32_t { fault_bad_address = 1, fault_illegal_operation = 3, fault_divide_by_zero = 4, fault_no_scratch = 5,
-                                     fault_bad_size = 10, fault_bad_index = 11 };
+/// A fault record's code: DTrace's DTRACEFLT_* numbers (engine::fault_kind's).
+enum fault_code : std::int32_t {
+  fault_bad_address = static_cast<std::int32_t>(engine::fault_kind::bad_address),
+  fault_illegal_operation = static_cast<std::int32_t>(engine::fault_kind::illegal_operation),
+  fault_divide_by_zero = static_cast<std::int32_t>(engine::fault_kind::divide_by_zero),
+  fault_no_scratch = static_cast<std::int32_t>(engine::fault_kind::no_scratch),
+  fault_bad_size = static_cast<std::int32_t>(engine::fault_kind::bad_size),
+  fault_bad_index = static_cast<std::int32_t>(engine::fault_kind::bad_index),
+};
+/// A fault record's data after the header: the code (u64), the value (u64), the pc and the
+/// statement id (u32 each; see engine::fault).
+inline constexpr std::uint32_t fault_record = 24;
 
 /// Ring buffer record kinds: the header's first half-word.
 enum record_kind : std::uint16_t { record_firing = 1, record_fault = 2 };

@@ -478,13 +478,14 @@ struct driver::state {
 
   void bind_probes() {
     for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
-      for (const auto& p : program.clauses[ci].probes) {
+      for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi) {
+        const auto& p = program.clauses[ci].probes[pi];
         auto matched = match_probes(p, tracefs_events);
         if (matched.empty() && !options.zdefs) {
           if (const auto why = unavailable_reason(p)) throw error(*why, p.where, "D_PDESC_ZERO");
           throw error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
         }
-        for (auto& t : matched) bind(ci, std::move(t), 0);
+        for (auto& t : matched) bind(ci, pi, std::move(t), 0);
       }
     }
     keep_entries_with_returns(0);
@@ -509,10 +510,11 @@ struct driver::state {
     }
   }
 
-  // Gives clause `ci` to the probe `t` names, making it a new target when it is none yet; one
-  // known already gets it only when it is not placed yet (its index at or after `placed`: a
-  // loaded program's clauses are fixed). Says whether `t` was new.
-  bool bind(std::uint32_t ci, target t, std::size_t placed) {
+  // Gives clause `ci` to the probe `t` names (by the clause's description `pi`, whose statement
+  // it runs as there), making it a new target when it is none yet; one known already gets it
+  // only when it is not placed yet (its index at or after `placed`: a loaded program's clauses
+  // are fixed). Says whether `t` was new.
+  bool bind(std::uint32_t ci, std::size_t pi, target t, std::size_t placed) {
     // Two objects' sites may share a name (two programs' a.out`main, every process's providers
     // named alike): each place is a probe of its own.
     const auto name = full_name(t.info) + (t.uprobe_path.empty() ? "" : " " + t.uprobe_path + "+" + std::to_string(t.uprobe_offset));
@@ -523,8 +525,11 @@ struct driver::state {
       targets.push_back(std::move(t));
       it = by_name.emplace(name, targets.size() - 1).first;
     }
-    auto& clauses = targets[it->second].info.clauses;
-    if (it->second >= placed && (clauses.empty() || clauses.back() != ci)) clauses.push_back(ci);
+    auto& info = targets[it->second].info;
+    if (it->second >= placed && (info.clauses.empty() || info.clauses.back() != ci)) {
+      info.clauses.push_back(ci);
+      info.statements.push_back(ir::statement_id(program, ci, pi));
+    }
     return fresh;
   }
 
@@ -546,7 +551,7 @@ struct driver::state {
       if (loader.get() < 0) throw error("loading the dynamic loader's program: " + errno_text(errno));
       target t;
       t.type = target::kind::user_entry;
-      t.info = {0, "pid" + std::to_string(pid), at.path, "_dl_debug_state", "entry", {}};
+      t.info = {0, "pid" + std::to_string(pid), at.path, "_dl_debug_state", "entry", {}, {}};
       t.uprobe_path = at.path;
       t.uprobe_offset = at.offset;
       t.uprobe_pid = pid;
@@ -578,9 +583,9 @@ struct driver::state {
       } const stopped{process.pid, wait_until_stopped(process.pid)};
       const auto first = targets.size();
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
-        for (const auto& p : program.clauses[ci].probes)
-          if (process_of(p) == process.pid)
-            for (auto& t : match_probes(p, tracefs_events)) bind(ci, std::move(t), first);
+        for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi)
+          if (const auto& p = program.clauses[ci].probes[pi]; process_of(p) == process.pid)
+            for (auto& t : match_probes(p, tracefs_events)) bind(ci, pi, std::move(t), first);
       place_targets_from(first);
     }
   }
@@ -593,7 +598,7 @@ struct driver::state {
       units.push_back({targets[i], {i}});
       load_unit(units.back(), generate_unit(units.back()));
       if (attach(targets[i], programs.back().get()))
-        faults.push_back({0, targets[i].info.id, "Failed to enable " + full_name(targets[i].info)});
+        faults.push_back(not_enabled(targets[i].info));
     }
   }
 
@@ -623,7 +628,7 @@ struct driver::state {
     if (const auto at = ec ? std::nullopt : loader_breakpoint_in(loader.string())) {
       target t;
       t.type = target::kind::user_entry;
-      t.info = {0, "pid", at->path, "_dl_debug_state", "entry", {}};
+      t.info = {0, "pid", at->path, "_dl_debug_state", "entry", {}, {}};
       t.uprobe_path = at->path;
       t.uprobe_offset = at->offset;
       t.uprobe_pid = -1;
@@ -646,7 +651,7 @@ struct driver::state {
       for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci)
         for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi)
           for (auto& t : match_new_objects(program.clauses[ci].probes[pi], pid, objects_checked[{ci, pi}]))
-            bind(ci, std::move(t), first);
+            bind(ci, pi, std::move(t), first);
     place_targets_from(first);
   }
 
@@ -663,6 +668,7 @@ struct driver::state {
       std::vector<std::size_t> same;
       for (std::size_t j = i; j < targets.size(); ++j)
         if (!grouped[j] && targets[j].type == t.type && targets[j].info.clauses == t.info.clauses &&
+            targets[j].info.statements == t.info.statements &&
             syscall_number(targets[j].info.function))
           same.push_back(j);
       if (same.size() < raw_syscalls_from) continue;
@@ -930,6 +936,14 @@ struct driver::state {
     }
   }
 
+  // A probe the kernel would not attach, reported as libdtrace reports one it cannot enable.
+  static fault not_enabled(const probe_info& info) {
+    fault f;
+    f.probe = info.id;
+    f.what = "Failed to enable " + full_name(info);
+    return f;
+  }
+
   // Attaches every probe. One the kernel will not attach is reported as dtrace(1) reports a probe
   // it cannot enable (libdtrace's "Failed to enable" error, one a probe) and skipped, unless no
   // probe is left to attach, which is an error.
@@ -944,7 +958,7 @@ struct driver::state {
       const auto why = attach(t, programs[i].get());
       if (!why) continue;
       if (failed++ == 0) first_failure = *why;
-      for (const auto m : units[i].members) skipped.push_back({0, targets[m].info.id, "Failed to enable " + full_name(targets[m].info)});
+      for (const auto m : units[i].members) skipped.push_back(not_enabled(targets[m].info));
     }
     if (wanted > 0 && failed == wanted)
       throw error("no probe could be enabled: " + first_failure +
@@ -1054,17 +1068,13 @@ struct driver::state {
     if (kind == record_firing) {
       st.records.push_back(
           {head[1], head[2], head[3], std::vector<std::byte>(body, body + (size - record_header)), speculation});
-    } else if (kind == record_fault && size >= record_header + 16) {
-      std::uint64_t fault_data[2];
-      std::memcpy(fault_data, body, sizeof fault_data);
-      char what[64];
-      if (fault_data[0] == fault_divide_by_zero) std::snprintf(what, sizeof what, "divide-by-zero");
-      else if (fault_data[0] == fault_illegal_operation) std::snprintf(what, sizeof what, "illegal operation");
-      else if (fault_data[0] == fault_no_scratch) std::snprintf(what, sizeof what, "out of scratch space");
-      else if (fault_data[0] == fault_bad_size) std::snprintf(what, sizeof what, "invalid size (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
-      else if (fault_data[0] == fault_bad_index) std::snprintf(what, sizeof what, "index out of bounds (%lld)", static_cast<long long>(fault_data[1]));
-      else std::snprintf(what, sizeof what, "invalid address (0x%llx)", static_cast<unsigned long long>(fault_data[1]));
-      st.faults.push_back({head[1], head[2], what});
+    } else if (kind == record_fault && size >= record_header + fault_record) {
+      std::uint64_t code_value[2];
+      std::uint32_t pc_statement[2];
+      std::memcpy(code_value, body, sizeof code_value);
+      std::memcpy(pc_statement, body + sizeof code_value, sizeof pc_statement);
+      st.faults.push_back({head[1], head[2], pc_statement[1], pc_statement[0],
+                           static_cast<engine::fault_kind>(code_value[0]), code_value[1], {}});
     }
     return 0;
   }
@@ -1130,7 +1140,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   // Libraries a process maps later bring probes whose names are not known yet: string keys
   // holding probe names are then as wide as any string.
   auto names = st.infos;
-  if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}});
+  if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   if (options.cpu && *options.cpu >= st.cpus)

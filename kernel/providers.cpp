@@ -183,7 +183,7 @@ void match_pid_probes(const ir::probe& p, std::int64_t pid, std::vector<target>&
         if (!file_offset) return false;
         target t;
         t.type = type;
-        t.info = {0, provider, module, f.name, std::move(name), {}};
+        t.info = {0, provider, module, f.name, std::move(name), {}, {}};
         t.uprobe_path = path;
         t.uprobe_offset = *file_offset;
         t.uprobe_pid = pid;
@@ -289,7 +289,7 @@ void match_usdt_sites(const ir::probe& p, const std::vector<process_object>& obj
                     "' are not supported", p.where);
       target t;
       t.type = target::kind::usdt;
-      t.info = {0, pid < 0 ? site.provider : p.provider, module, function, site.name, {}};
+      t.info = {0, pid < 0 ? site.provider : p.provider, module, function, site.name, {}, {}};
       t.uprobe_path = path;
       t.uprobe_offset = *file_offset;
       t.uprobe_pid = pid;
@@ -533,7 +533,7 @@ std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
       return false;
     target t;
     t.type = type;
-    t.info = {0, std::move(provider), std::move(module), std::move(function), std::move(name), {}};
+    t.info = {0, std::move(provider), std::move(module), std::move(function), std::move(name), {}, {}};
     out.push_back(std::move(t));
     return true;
   };

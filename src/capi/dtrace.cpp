@@ -493,14 +493,18 @@ int dtrace_handle_err(dtrace_hdl_t* dtp, dtrace_handle_err_f* hdlr, void* arg) {
   }
   dtp->handle.handle_faults([dtp](const dtpp::consumer::fault_data& f) {
     const auto message = f.message();
+    const auto& fault = f.fault;
     dtrace_errdata_t data{};
     data.dteda_handle = dtp;
-    data.dteda_edesc = f.epid ? dtp->clauses.at(f.epid - 1).desc.get() : nullptr;
+    data.dteda_edesc = fault.epid ? dtp->clauses.at(fault.epid - 1).desc.get() : nullptr;
     data.dteda_pdesc = probe_desc(dtp, f.probe);
-    data.dteda_cpu = data.dteda_action = data.dteda_offset = -1;
-    data.dteda_fault = f.what.starts_with("divide-by-zero")     ? DTRACEFLT_DIVZERO
-                       : f.what.starts_with("invalid address") ? DTRACEFLT_BADADDR
-                                                               : DTRACEFLT_UNKNOWN;
+    data.dteda_cpu = -1;
+    // As dtrace-utils fills them: the statement id (dt_clause_N), the pc, the kind, the value; a
+    // probe that could not be enabled is a library-level fault with neither.
+    data.dteda_action = fault.epid ? static_cast<int>(fault.statement) : -1;
+    data.dteda_offset = fault.epid ? static_cast<int>(fault.pc) : -1;
+    data.dteda_fault = fault.epid ? static_cast<int>(fault.kind) : DTRACEFLT_LIBRARY;
+    data.dteda_addr = fault.epid ? fault.value : 0;
     data.dteda_msg = message.c_str();
     if (dtp->on_error(&data, dtp->on_error_arg) != DTRACE_HANDLE_OK) dtp->handler_abort = EDT_ERRABORT;
   });

@@ -288,7 +288,7 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
 void session::report_faults() {
   for (const auto& f : engine_->take_faults()) {
     ++faults_;
-    const fault_data fault{engine_->probes()[f.probe - 1], f.epid, f.what};
+    const fault_data fault{engine_->probes()[f.probe - 1], f};
     if (!on_fault_)
       throw error(errc::probe_fault, "failed to consume records: Abort due to error: " + fault.message());
     on_fault_(fault);

@@ -171,7 +171,7 @@ inline std::string user_stack(const void* caller, std::size_t size) {
 // ---- operators and subroutines, each chosen once by name ---------------------------------------
 
 inline std::int64_t divide(bool quotient, std::int64_t a, std::int64_t b, bool is_signed) {
-  if (b == 0) throw fault_signal{"divide-by-zero", fault_divide_by_zero, 0};
+  if (b == 0) throw fault_signal{fault_kind::divide_by_zero, 0};
   const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
   if (is_signed) {
     if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return quotient ? a : 0;
@@ -266,7 +266,7 @@ inline value clip(std::string s, std::size_t strsize) {
 // illegal operation, as a negative time is.
 inline void chill(std::int64_t ns) {
   constexpr std::int64_t chill_max = 500'000'000;
-  if (ns < 0 || ns > chill_max) throw fault_signal{"illegal operation", fault_illegal_operation, ns};
+  if (ns < 0 || ns > chill_max) throw fault_signal{fault_kind::illegal_operation, ns};
   const auto until = now(CLOCK_MONOTONIC) + static_cast<std::uint64_t>(ns);
   while (now(CLOCK_MONOTONIC) < until) {
   }
@@ -345,7 +345,7 @@ inline std::int64_t string_rindex(const std::string& s, const std::string& sub, 
 // A base outside 2..36 for lltostr() and strtoll() is an illegal operation, as in DTrace.
 inline int checked_base(std::span<const value> a) {
   const auto base = a.size() > 1 ? a[1].i : 10;
-  if (base < 2 || base > 36) throw fault_signal{"illegal operation", fault_illegal_operation, base};
+  if (base < 2 || base > 36) throw fault_signal{fault_kind::illegal_operation, base};
   return static_cast<int>(base);
 }
 // lltostr(value, [base]) as DTrace's: negative only in base 10 (other bases show the 64 bits),
@@ -630,15 +630,31 @@ direct_update direct_update::of(const compiled_update& u) {
 
 // ---- the compiler -----------------------------------------------------------------------------
 
+// An operation that may fault, made to name itself in the fault (fault_signal::pc) unless an
+// operation inside it did already. Zero cost until a fault is thrown.
+template <class Operation>
+auto naming_pc(std::uint32_t pc, Operation operation) {
+  return [pc, operation = std::move(operation)](runner& r) {
+    try {
+      return operation(r);
+    } catch (fault_signal& f) {
+      if (f.pc == 0) f.pc = pc;
+      throw;
+    }
+  };
+}
+
 // Compiles the clauses of one probe. The closures hold what they need by value, or point into the
 // engine's state (the program, the aggregations), which outlives them.
 class compiler {
  public:
   compiler(engine::state& st, const bound_probe& probe) : st_(st), probe_(probe) {}
 
-  compiled_clause clause(const ir::clause& c) {
+  compiled_clause clause(const ir::clause& c, std::uint32_t statement_id) {
     compiled_clause out;
     out.clause = &c;
+    out.statement = statement_id;
+    pc_ = 0;
     out.needs_lock = needs_lock(c);
     out.uses_scratch = ir::uses_scratch(c);
     if (c.predicate) out.predicate = truth(*c.predicate);
@@ -674,6 +690,7 @@ class compiler {
   }
 
   compiled_step statement(const ir::statement& s) {
+    const auto pc = ++pc_;
     switch (s.kind) {
       case ir::action::expression:
         return [x = compile(s.args[0])](runner& r) {
@@ -728,12 +745,12 @@ class compiler {
       case ir::action::discard:
         // The buffer is free again at once: the consumer meets this record before any later
         // use of the same id, and acts on the records it kept for it first.
-        return [&s, id = compile(s.args[0])](runner& r) {
+        return naming_pc(pc, [&s, id = compile(s.args[0])](runner& r) {
           const auto v = id(r);
           if (const auto n = speculation_index(r, v.i); n != 0) r.st.speculations[n - 1] = false;
           put(r.record, s.records[0], v, s.records[0].t);
           return true;
-        };
+        });
       case ir::action::raise:
         return [sig = compile(s.args[0])](runner& r) {
           ::syscall(SYS_tgkill, ::getpid(), ::gettid(), static_cast<int>(sig(r).i));
@@ -745,20 +762,20 @@ class compiler {
           return false;
         };
       case ir::action::chill:
-        return [ns = compile(s.args[0])](runner& r) {
+        return naming_pc(pc, [ns = compile(s.args[0])](runner& r) {
           chill(ns(r).i);
           return false;
-        };
+        });
       case ir::action::breakpoint:
       case ir::action::panic:
         throw engine_error(ir::refusal(s.kind), s.where);
       case ir::action::print:
-        return [&s, address = compile(s.args[0])](runner& r) {
+        return naming_pc(pc, [&s, address = compile(s.args[0])](runner& r) {
           const auto at = address(r).i;
           put(r.record, s.records[0], value{at, {}}, s.records[0].t);
           put_object(r.record, s.records[1], at);
           return true;
-        };
+        });
       case ir::action::system:
       case ir::action::stack:
       case ir::action::ustack:
@@ -863,7 +880,9 @@ class compiler {
     return [x = compile(e)](runner& r) { return x(r).i != 0; };
   }
 
+  // Each expression compiled is an operation of the clause, numbered (pc_) before its operands.
   compiled_expr compile(const expr& e) {
+    const auto pc = ++pc_;
     if (const auto v = fixed(e)) return [v = *v](runner&) { return v; };
     if (dtpp::engine::kernel_engine_only(st_.program, e)) throw kernel_only(e);
     switch (e.kind) {
@@ -892,13 +911,13 @@ class compiler {
         return [x](runner& r) { return value{x(r).i, {}}; };
       }
       case kind_t::binary:
-        return binary(e);
+        return binary(e, pc);
       case kind_t::conditional:
         return [c = truth(e.kids[0]), a = compile(e.kids[1]), b = compile(e.kids[2])](runner& r) {
           return c(r) ? a(r) : b(r);
         };
       case kind_t::assign: {
-        if (e.kids[0].kind == kind_t::memory) return memory_assign(e);
+        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
@@ -909,15 +928,15 @@ class compiler {
             target.store(r, v);
             return v;
           };
-        return [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
+        return naming_pc(pc, [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
           auto v = x(r);
           v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
           target.store(r, v);
           return v;
-        };
+        });
       }
       case kind_t::increment:
-        if (e.kids[0].kind == kind_t::memory) return memory_increment(e);
+        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_increment(e));
         return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
                 prefix = e.value != 0](runner& r) {
           const auto old = target.load(r);
@@ -936,8 +955,8 @@ class compiler {
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
         if (e.function == ir::subroutine::strtok) return strtok_call(e);
-        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) return scratch_call(e);
-        if (e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto) return copy_call(e);
+        if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) return naming_pc(pc, scratch_call(e));
+        if (e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto) return naming_pc(pc, copy_call(e));
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
         if (e.t.kind == ir::type::category::ustack)
           return [size = e.t.size](runner& r) { return value{0, user_stack(r.caller, size)}; };
@@ -948,16 +967,16 @@ class compiler {
         if (args.size() > 3)
           throw engine_error("subroutine " + std::string(ir::name(e.function)) + "() takes at most 3 arguments");
         const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
-        return [args, strsize, f = subroutine_of(e.function)](runner& r) {
+        return naming_pc(pc, [args, strsize, f = subroutine_of(e.function)](runner& r) {
           std::array<value, 3> a;
           for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i](r);
           return f(std::span<const value>(a.data(), args.size()), strsize);
-        };
+        });
       }
       case kind_t::memory:
-        return memory_read(e);
+        return naming_pc(pc, memory_read(e));
       case kind_t::memory_string:
-        return memory_string(e);
+        return naming_pc(pc, memory_string(e));
       case kind_t::constant:
       case kind_t::string:
         break;  // fixed() took them
@@ -1006,7 +1025,7 @@ class compiler {
   // in DTrace.
   static std::size_t speculation_index(runner& r, std::int64_t id) {
     if (id < 0 || static_cast<std::uint64_t>(id) > r.st.speculations.size())
-      throw fault_signal{"illegal operation", fault_illegal_operation, id};
+      throw fault_signal{fault_kind::illegal_operation, id};
     return static_cast<std::size_t>(id);
   }
 
@@ -1082,7 +1101,7 @@ class compiler {
     }
   }
 
-  compiled_expr binary(const expr& e) {
+  compiled_expr binary(const expr& e, std::uint32_t pc) {
     const auto op = e.operation;
     if (op == ir::op::logical_and)
       return [a = truth(e.kids[0]), b = truth(e.kids[1])](runner& r) {
@@ -1121,11 +1140,11 @@ class compiler {
       };
     });
     if (compared) return *compared;
-    return [a, b, op = arithmetic_of(op), is_signed = e.t.is_signed](runner& r) {
+    return naming_pc(pc, [a, b, op = arithmetic_of(op), is_signed = e.t.is_signed](runner& r) {
       const auto x = a(r).i;
       const auto y = b(r).i;
       return value{op(x, y, is_signed), {}};
-    };
+    });
   }
 
   // A D variable, read and written where its scope keeps it.
@@ -1352,11 +1371,12 @@ class compiler {
 
   engine::state& st_;
   const bound_probe& probe_;
+  std::uint32_t pc_ = 0;  // operations of the clause compiled so far
 };
 
-
-compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c) {
-  return compiler(st, probe).clause(c);
+compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c,
+                               std::uint32_t statement) {
+  return compiler(st, probe).clause(c, statement);
 }
 
 }  // namespace dtpp::inproc::detail

@@ -59,7 +59,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
 
   using detail::bound_probe;
   std::map<std::string, std::size_t> by_name;  // provider:module:function:name -> probes index
-  const auto bind = [&](bound_probe candidate, std::uint32_t clause) {
+  const auto bind = [&](bound_probe candidate, std::uint32_t clause, std::uint32_t statement) {
     const auto key = candidate.info.provider + ":" + candidate.info.module + ":" + candidate.info.function + ":" + candidate.info.name;
     auto it = by_name.find(key);
     if (it == by_name.end()) {
@@ -67,11 +67,16 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
       st.probes.push_back(std::move(candidate));
       it = by_name.emplace(key, st.probes.size() - 1).first;
     }
-    auto& clauses = st.probes[it->second].info.clauses;
-    if (clauses.empty() || clauses.back() != clause) clauses.push_back(clause);
+    auto& info = st.probes[it->second].info;
+    if (info.clauses.empty() || info.clauses.back() != clause) {
+      info.clauses.push_back(clause);
+      info.statements.push_back(statement);
+    }
   };
   for (std::uint32_t ci = 0; ci < program.clauses.size(); ++ci) {
-    for (const auto& p : program.clauses[ci].probes) {
+    for (std::size_t pi = 0; pi < program.clauses[ci].probes.size(); ++pi) {
+      const auto& p = program.clauses[ci].probes[pi];
+      const auto statement = ir::statement_id(program, ci, pi);
       bool matched = false;
       const auto matches = [&](const char* prov, const std::string& mod, const std::string& func, const std::string& name) {
         return detail::field_matches(p.provider, prov) && detail::field_matches(p.module, mod) &&
@@ -81,8 +86,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         if (matches("dtrace", "", "", special)) {
           bound_probe b;
           b.type = special[0] == 'B' ? bound_probe::kind::begin : special[0] == 'E' && special[1] == 'N' ? bound_probe::kind::end : bound_probe::kind::error;
-          b.info = {0, "dtrace", "", "", special, {}};
-          bind(std::move(b), ci);
+          b.info = {0, "dtrace", "", "", special, {}, {}};
+          bind(std::move(b), ci, statement);
           matched = true;
         }
       const bool profile_name = p.name.rfind("tick-", 0) == 0 || p.name.rfind("profile-", 0) == 0;
@@ -90,8 +95,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
         bound_probe b;
         b.type = p.name[0] == 't' ? bound_probe::kind::tick : bound_probe::kind::profile;
         b.period = ir::period_of(p.name);
-        b.info = {0, "profile", "", "", p.name, {}};
-        bind(std::move(b), ci);
+        b.info = {0, "profile", "", "", p.name, {}, {}};
+        bind(std::move(b), ci, statement);
         matched = true;
       }
       for (auto& site : probe_sites())
@@ -99,8 +104,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
           bound_probe b;
           b.type = bound_probe::kind::site;
           b.site = &site;
-          b.info = {0, site.provider, st.options.program_name, site.function, site.name, {}};
-          bind(std::move(b), ci);
+          b.info = {0, site.provider, st.options.program_name, site.function, site.name, {}, {}};
+          bind(std::move(b), ci, statement);
           matched = true;
         }
       if (!matched)
@@ -113,8 +118,8 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
     }
   }
   for (auto& b : st.probes) {
-    for (const auto ci : b.info.clauses)
-      b.compiled.push_back(detail::compile_clause(st, b, st.program.clauses[ci]));
+    for (std::size_t i = 0; i < b.info.clauses.size(); ++i)
+      b.compiled.push_back(detail::compile_clause(st, b, st.program.clauses[b.info.clauses[i]], b.info.statements[i]));
     const bool direct = b.type == detail::bound_probe::kind::site &&
                         std::all_of(b.compiled.begin(), b.compiled.end(), [](const auto& c) {
                           return !c.predicate && !c.needs_lock && !c.updates.empty() &&
@@ -143,7 +148,7 @@ std::vector<probe_info> available_probes(const engine_options& options) {
   std::vector<probe_info> out;
   const auto add = [&](const char* provider, std::string module, std::string function, std::string name) {
     out.push_back({static_cast<std::uint32_t>(out.size() + 1), provider, std::move(module),
-                   std::move(function), std::move(name), {}});
+                   std::move(function), std::move(name), {}, {}});
   };
   for (const char* name : {"BEGIN", "END", "ERROR"}) add("dtrace", "", "", name);
   for (const char* name : {"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999",

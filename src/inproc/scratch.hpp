@@ -34,7 +34,7 @@ class scratch {
   std::int64_t take(std::int64_t size) {
     const auto wanted = static_cast<std::uint64_t>(size);
     if (wanted > size_ || top_ + ((wanted + 7) & ~std::uint64_t{7}) > size_)
-      throw fault_signal{"out of scratch space", fault_no_scratch, size};
+      throw fault_signal{fault_kind::no_scratch, size};
     const auto at = top_;
     top_ += (wanted + 7) & ~std::uint64_t{7};
     return address(at);

@@ -117,6 +117,7 @@ struct direct_update {
 
 struct compiled_clause {
   const ir::clause* clause = nullptr;
+  std::uint32_t statement = 0;  // the statement it runs as for this probe (fault::statement)
   bool needs_lock = false;  // touches state shared across threads: runs under the engine's lock
   bool uses_scratch = false;  // ir::uses_scratch: its scratch memory starts empty and zeroed
   compiled_step predicate;  // empty when the clause has none
@@ -225,9 +226,10 @@ class runner {
       } catch (const clause_abandoned&) {
       } catch (const fault_signal& f) {
         if (!lock.owns_lock()) lock.lock();
-        st.faults.push_back({c.clause->id, probe_.info.id, f.what});
+        st.faults.push_back({c.clause->id, probe_.info.id, c.statement, f.pc, f.kind,
+                             static_cast<std::uint64_t>(f.value), {}});
         lock.unlock();
-        if (probe_.type != bound_probe::kind::error) error_probe(*c.clause, f);
+        if (probe_.type != bound_probe::kind::error) error_probe(c, f);
       }
     }
   }
@@ -255,12 +257,13 @@ class runner {
   std::uint32_t speculation = 0;  // the buffer speculate() sent the clause's data to
 
  private:
-  // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the clause's index in
-  // the program (from 0), arg3 the offset (0 here), arg4 the fault code, arg5 the faulting value.
-  void error_probe(const ir::clause& clause, const fault_signal& f) {
+  // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the statement id
+  // (dt_clause_N), arg3 the pc, arg4 the fault kind (DTRACEFLT_*), arg5 the faulting value.
+  void error_probe(const compiled_clause& c, const fault_signal& f) {
     for (const auto& b : st.probes)
       if (b.type == bound_probe::kind::error) {
-        const std::int64_t error_args[] = {0, probe_.info.id, clause.id - 1, 0, f.code, f.value};
+        const std::int64_t error_args[] = {0, probe_.info.id, c.statement, f.pc, static_cast<std::int64_t>(f.kind),
+                                           f.value};
         runner(st, b, error_args, cpu_, caller).run();
       }
   }
@@ -286,7 +289,8 @@ inline std::int64_t integer_operand::operator()(runner& r) const {
 
 
 // Compiles one clause for one probe (compile.cpp).
-compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c);
+compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c,
+                               std::uint32_t statement);
 
 // The process's DTPP_PROBE sites handed to an engine's program, once its BEGIN has run, and taken
 // back, once no firing is under way in it (sites.cpp).

@@ -1,6 +1,7 @@
 /* The C API's own checks beyond the seeds: errors and their messages, options, every walk order
- * over two aggregations, lquantize's parameter word, a joined walk's zero fill, and a walk that
- * aborts. Prints what it sees; api_checks.expected is the exact output. */
+ * over two aggregations, lquantize's parameter word, a joined walk's zero fill, a walk that
+ * aborts, and faults as the error handler sees them. Prints what it sees; api_checks.expected is
+ * the exact output. */
 #include <dtrace.h>
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +54,37 @@ static int abort_walk(const dtrace_aggdata_t *data, void *arg) {
   (void)data;
   (void)arg;
   return DTRACE_AGGWALK_ABORT;
+}
+
+/* dtrace-utils' dtrace_errdata_t: the statement id, the pc, the kind and the address. */
+static int on_fault(const dtrace_errdata_t *e, void *arg) {
+  (void)arg;
+  printf("  fault %d, statement %d, pc %d, address 0x%llx, probe %s\n  %s\n", e->dteda_fault, e->dteda_action,
+         e->dteda_offset, (unsigned long long)e->dteda_addr, e->dteda_pdesc->dtpd_name, e->dteda_msg);
+  return DTRACE_HANDLE_OK;
+}
+
+static void faults(void) {
+  dtrace_prog_t *prog;
+  dtrace_hdl_t *dtp;
+  int err;
+
+  printf("faults:\n");
+  dtp = dtrace_open(DTRACE_VERSION, 0, &err);
+  dtrace_setopt(dtp, "quiet", NULL);
+  prog = dtrace_program_strcompile(dtp,
+                                   "BEGIN { x = 0; } BEGIN, END { y = 1 / x; }"
+                                   " BEGIN { trace(inet_ntoa(NULL)); } BEGIN { exit(0); }",
+                                   DTRACE_PROBESPEC_NAME, 0, 0, NULL);
+  report(dtp, "exec", dtrace_program_exec(dtp, prog, NULL));
+  report(dtp, "handle_err", dtrace_handle_err(dtp, on_fault, NULL));
+  report(dtp, "go", dtrace_go(dtp));
+  while (dtrace_work(dtp, stdout, NULL, NULL, NULL) == DTRACE_WORKSTATUS_OKAY) {
+  }
+  dtrace_stop(dtp);
+  while (dtrace_work(dtp, stdout, NULL, NULL, NULL) == DTRACE_WORKSTATUS_OKAY) {
+  }
+  dtrace_close(dtp);
 }
 
 int main(void) {
@@ -110,5 +142,6 @@ int main(void) {
   printf("print keysorted:\n");
   dtrace_aggregate_print(dtp, stdout, dtrace_aggregate_walk_keysorted);
   dtrace_close(dtp);
+  faults();
   return 0;
 }

@@ -1,6 +1,7 @@
-/* dtrace:::ERROR runs after each fault, with dtrace-utils' arguments (the probe, the clause's
-   index from 0, 0, the fault code, the value), and the run goes on with the clause after the one
-   that faulted; a fault in an ERROR clause (its data dropped) does not fire ERROR again. */
+/* dtrace:::ERROR runs after each fault, with dtrace-utils' arguments (the probe, the statement
+   id of dt_clause_N, the pc (non-zero, engine-dependent), the fault code, the value), and the run
+   goes on with the clause after the one that faulted; a fault in an ERROR clause (its data
+   dropped) does not fire ERROR again. */
 #pragma D option quiet
 
 int zero;
@@ -15,7 +16,7 @@ BEGIN { commit(-1); }
 ERROR
 {
 	errors++;
-	printf("ERROR %d %d %d %d %d %d: %s %s %d\n", arg0, arg1, arg2, arg3, arg4, arg5, probeprov,
+	printf("ERROR %d %d %d %d %d %d: %s %s %d\n", arg0, arg1, arg2, arg3 > 0, arg4, arg5, probeprov,
 	    probename, arg4 == DTRACEFLT_DIVZERO);
 }
 

@@ -8,7 +8,7 @@ using namespace dtpp;
 namespace {
 
 engine::probe_info probe(std::uint32_t id, std::string provider, std::string function, std::string name) {
-  return {id, std::move(provider), "", std::move(function), std::move(name), {}};
+  return {id, std::move(provider), "", std::move(function), std::move(name), {}, {}};
 }
 
 engine::firing firing(std::uint32_t epid, std::uint32_t probe_id, std::uint32_t cpu = 0) {

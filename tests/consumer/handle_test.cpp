@@ -470,20 +470,54 @@ BEGIN { printf("next clause\n"); exit(0); }
     auto h = running(faulting);
     CHECK_THROWS_MATCHES(
         h.work(out.get()), consumer::error,
-        Catch::Message("failed to consume records: Abort due to error: error on enabled probe "
-                       "ID 1 (ID 1: dtrace:::BEGIN): divide-by-zero"));
+        Catch::Message("failed to consume records: Abort due to error: error in dt_clause_0 for probe "
+                       "ID 1 (dtrace:::BEGIN): divide-by-zero at BPF pc 7"));
     CHECK(out.text() == "next clause\n");
     CHECK(h.status().faults == 1);
   }
   SECTION("with a handler") {
     auto h = running(faulting);
     std::vector<std::string> heard;
-    h.handle_faults([&](const consumer::fault_data& f) { heard.push_back(f.message()); });
+    std::vector<engine::fault> faults;
+    h.handle_faults([&](const consumer::fault_data& f) {
+      heard.push_back(f.message());
+      faults.push_back(f.fault);
+    });
     run(h, out.get());
+    // The in-process engine's pc: the division is the clause's 7th operation compiled (the
+    // statements x = 0, printf (no arguments) and y = ... are 1, 4 and 5; each operation counts
+    // before its operands: the assignments 2 and 6, the constant 0 3, the division 7).
     CHECK(heard == std::vector<std::string>{
-                       "error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): divide-by-zero"});
+                       "error in dt_clause_0 for probe ID 1 (dtrace:::BEGIN): divide-by-zero at BPF pc 7"});
+    REQUIRE(faults.size() == 1);
+    CHECK(faults[0].epid == 1);
+    CHECK(faults[0].statement == 0);
+    CHECK(faults[0].pc == 7);
+    CHECK(faults[0].kind == engine::fault_kind::divide_by_zero);
+    CHECK(faults[0].value == 0);
     CHECK(out.text() == "next clause\n");
   }
+}
+
+TEST_CASE("a fault names dtrace-utils' statement (each probe description of each clause) and the probe",
+          "[consumer][handle]") {
+  // Statements: BEGIN 0, END 1 (first clause); END 2, BEGIN 3 (second); ERROR 4; BEGIN 5. The
+  // in-process pc: the statement x = ... 1, the assignment 2, the division 3.
+  auto h = running(R"(#pragma D option quiet
+int zero;
+BEGIN, END { printf("%s\n", probename); }
+END, BEGIN { x = 1 / zero; }
+ERROR { printf("ERROR %d %d %d %d %d\n", arg1, arg2, arg3 > 0, arg4, arg5); }
+BEGIN { exit(0); }
+)");
+  memory_file out;
+  std::vector<std::string> heard;
+  h.handle_faults([&](const consumer::fault_data& f) { heard.push_back(f.message()); });
+  run(h, out.get());
+  CHECK(heard == std::vector<std::string>{
+                     "error in dt_clause_3 for probe ID 1 (dtrace:::BEGIN): divide-by-zero at BPF pc 3",
+                     "error in dt_clause_2 for probe ID 2 (dtrace:::END): divide-by-zero at BPF pc 3"});
+  CHECK(out.text() == "BEGIN\nERROR 1 3 1 4 0\nEND\nERROR 2 2 1 4 0\n");
 }
 
 TEST_CASE("the handle's operations come in libdtrace's order", "[consumer][handle]") {

@@ -105,7 +105,9 @@ TEST_CASE("a fault stops its clause, drops its data and is reported", "[inproc]"
   engine.go();
   const auto faults = engine.take_faults();
   REQUIRE(faults.size() == 1);
-  CHECK(faults[0].what == "divide-by-zero");
+  CHECK(dtpp::engine::describe(faults[0].kind, faults[0].value) == "divide-by-zero");
+  CHECK(faults[0].statement == 0);
+  CHECK(faults[0].pc == 4);  // printf 1; the statement x = ... 2, its assignment 3, the division 4
   CHECK(faults[0].epid == 1);
   const auto records = engine.take_records();
   REQUIRE(records.size() == 1);
@@ -127,7 +129,8 @@ TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {
   response(16);  // address 16: unmapped
   const auto faults = engine.take_faults();
   REQUIRE(faults.size() == 1);
-  CHECK(faults[0].what == "invalid address (0x10)");
+  CHECK(dtpp::engine::describe(faults[0].kind, faults[0].value) == "invalid address (0x10)");
+  CHECK(faults[0].pc > 0);
 }
 
 TEST_CASE("inet_ntoa, inet_ntoa6 and inet_ntop read an address in the process's memory", "[inproc]") {
@@ -515,5 +518,6 @@ TEST_CASE("print() shows a struct in the process's memory, and a bad address fau
   address(reinterpret_cast<const std::uint8_t*>(16));  // unmapped
   const auto faults = engine.take_faults();
   REQUIRE(faults.size() == 1);
-  CHECK(faults[0].what == "invalid address (0x10)");
+  CHECK(dtpp::engine::describe(faults[0].kind, faults[0].value) == "invalid address (0x10)");
+  CHECK(faults[0].pc > 0);
 }

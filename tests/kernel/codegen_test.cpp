@@ -200,7 +200,8 @@ TEST_CASE("a program reports whether it reads the task it runs in", "[kernel][co
 
 // BEGIN and END run once: the ring needs no more room than their records (each after the
 // ring's 8-byte header, 8-aligned): a clause's record (a 16-byte header, then its data), or a
-// fault's (16 bytes of data) and then ERROR's records, once per place that can fault.
+// fault's (24 bytes of data: code, value, pc, statement) and then ERROR's records, once per place
+// that can fault.
 TEST_CASE("a program counts the bytes one run of it can take in the ring buffer", "[kernel][codegen]") {
   const auto ring_bytes = [](const std::string& source) {
     return stub_program(compiled(source), kernel::target::kind::begin).ring_bytes;
@@ -210,16 +211,16 @@ TEST_CASE("a program counts the bytes one run of it can take in the ring buffer"
   CHECK(ring_bytes("BEGIN { } BEGIN { trace(timestamp); trace(timestamp); } BEGIN { trace(timestamp); exit(0); }") ==
         (8 + 16) + (8 + 16 + 16) + (8 + 16 + 16));
   CHECK(ring_bytes("BEGIN { x = 0; trace(timestamp); } BEGIN { trace(timestamp / x); }") ==
-        (8 + 16 + 8) + (8 + 16 + 8) + (8 + 16 + 16));
+        (8 + 16 + 8) + (8 + 16 + 8) + (8 + 16 + 24));
 
   const auto program = compiled("BEGIN { x = 0; trace(timestamp / x); } BEGIN { trace(timestamp / x); }"
                                 " ERROR { trace(timestamp / x); }");
   auto begin = kernel::stub_targets(program.clauses.size())[0];
   begin.info.clauses = {0, 1};
-  const engine::probe_info error{99, "dtrace", "", "", "ERROR", {2}};
+  const engine::probe_info error{99, "dtrace", "", "", "ERROR", {2}, {2}};
   kernel::scratch_plan scratch;
   const auto layout = kernel::plan_layout(program, {begin.info, error}, 1, 1, scratch);
-  const auto record = 8 + 16 + 8, fault = 8 + 16 + 16;
+  const auto record = 8 + 16 + 8, fault = 8 + 16 + 24;
   CHECK(kernel::generate(program, begin, layout, scratch).ring_bytes == 2 * (record + fault) + 2 * (record + fault));
 }
 
@@ -262,4 +263,36 @@ TEST_CASE("inet_ntoa6 and inet_ntop of a family known at run time cost a few hun
   CHECK(size("trace(inet_ntop(AF_INET6, (void *)arg0));") - none == 422);
   // Either text into one place: the family's test, and inet_ntoa()'s code but the clearing.
   CHECK(size("trace(inet_ntop(arg1, (void *)arg0));") - none == 639);
+}
+
+// dtrace-utils names a fault's place as its BPF pc in the clause's own function; here a probe's
+// clauses share one program, so the pc counts from the clause's first instruction (its test of
+// exit()'s flag, a load from the globals in r8) to the fault's first (the code's store into the
+// record), and the statement is the one the probe runs the clause as.
+TEST_CASE("a fault record names the statement and the pc of the fault within its clause", "[kernel][codegen]") {
+  const auto program = compiled("BEGIN { x = 0; } BEGIN { trace(1 / x); }");
+  auto begin = kernel::stub_targets(program.clauses.size())[0];
+  begin.info.statements = {0, 5};
+  kernel::scratch_plan scratch;
+  const auto layout = kernel::plan_layout(program, {begin.info}, 1, 1, scratch);
+  const auto code = kernel::generate(program, begin, layout, scratch).code;
+
+  std::vector<std::size_t> clause_starts;
+  std::size_t fault_at = 0;
+  std::int32_t pc = -1, statement = -1;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const auto& insn = code[i];
+    if (insn.code == (BPF_LDX | BPF_MEM | BPF_DW) && insn.src_reg == 8 && insn.off == 0) clause_starts.push_back(i);
+    const bool stores_into_record = insn.dst_reg == 7 && (insn.code & 0xe7) == (BPF_ST | BPF_MEM);
+    if (stores_into_record && insn.code == (BPF_ST | BPF_MEM | BPF_DW) && insn.off == 16 &&
+        insn.imm == static_cast<std::int32_t>(engine::fault_kind::divide_by_zero))
+      fault_at = i;
+    if (stores_into_record && insn.code == (BPF_ST | BPF_MEM | BPF_W) && insn.off == 32) pc = insn.imm;
+    if (stores_into_record && insn.code == (BPF_ST | BPF_MEM | BPF_W) && insn.off == 36) statement = insn.imm;
+  }
+  REQUIRE(clause_starts.size() == 2);
+  REQUIRE(fault_at > clause_starts[1]);
+  CHECK(pc == static_cast<std::int32_t>(fault_at - clause_starts[1]));
+  CHECK(pc > 0);
+  CHECK(statement == 5);
 }

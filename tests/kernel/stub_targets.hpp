@@ -16,8 +16,11 @@ inline std::vector<target> stub_targets(std::size_t clauses) {
   const auto add = [&](target::kind kind, const char* provider, const char* function, const char* name) {
     target t;
     t.type = kind;
-    t.info = {static_cast<std::uint32_t>(out.size() + 1), provider, "", function, name, {}};
-    for (std::uint32_t i = 0; i < clauses; ++i) t.info.clauses.push_back(i);
+    t.info = {static_cast<std::uint32_t>(out.size() + 1), provider, "", function, name, {}, {}};
+    for (std::uint32_t i = 0; i < clauses; ++i) {
+      t.info.clauses.push_back(i);
+      t.info.statements.push_back(i);
+    }
     out.push_back(std::move(t));
     return &out.back();
   };

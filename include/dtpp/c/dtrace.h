@@ -251,21 +251,31 @@ int dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 #define DTRACE_HANDLE_ABORT -1 /* stop: dtrace_work() fails */
 #define DTRACE_HANDLE_OK 0
 
-/* Fault codes of dtrace_errdata_t. */
+/* Fault codes of dtrace_errdata_t (dtpp::engine::fault_kind has the same numbers). */
 #define DTRACEFLT_UNKNOWN 0
 #define DTRACEFLT_BADADDR 1
+#define DTRACEFLT_BADALIGN 2
+#define DTRACEFLT_ILLOP 3
 #define DTRACEFLT_DIVZERO 4
+#define DTRACEFLT_NOSCRATCH 5
+#define DTRACEFLT_KPRIV 6
+#define DTRACEFLT_UPRIV 7
+#define DTRACEFLT_TUPOFLOW 8
+#define DTRACEFLT_BADSTACK 9
+#define DTRACEFLT_BADSIZE 10
+#define DTRACEFLT_BADINDEX 11
+#define DTRACEFLT_LIBRARY 1000 /* a probe that could not be enabled */
 
 typedef struct dtrace_errdata {
   dtrace_hdl_t *dteda_handle;
   dtrace_eprobedesc_t *dteda_edesc;
   dtrace_probedesc_t *dteda_pdesc;
   int dteda_cpu;    /* -1: not known */
-  int dteda_action; /* -1: not known */
-  int dteda_offset; /* -1: not known */
+  int dteda_action; /* the statement id (N of dt_clause_N); -1: none */
+  int dteda_offset; /* the pc in the clause's code; -1: none */
   int dteda_fault;  /* DTRACEFLT_* */
-  uint64_t dteda_addr;
-  const char *dteda_msg; /* "error on enabled probe ID ...", as dtrace(1) prints it */
+  uint64_t dteda_addr; /* the faulting address or value */
+  const char *dteda_msg; /* "error in dt_clause_N for probe ID ...", as dtrace(1) prints it */
 } dtrace_errdata_t;
 typedef int dtrace_handle_err_f(const dtrace_errdata_t *data, void *arg);
 int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_handle_err_f *hdlr, void *arg);

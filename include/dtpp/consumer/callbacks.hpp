@@ -46,19 +46,19 @@ struct record_data {
   std::string string(std::size_t i = 0) const { return value(i).text; }
 };
 
-/// A fault in a clause (division by zero ...), as DTrace's ERROR probe reports it; with epid 0,
-/// a probe that could not be enabled (see engine::fault).
+/// A fault in a clause (division by zero ...), as dtrace-utils' ERROR probe reports it
+/// (dtrace_errdata_t); with fault.epid 0, a probe that could not be enabled (see engine::fault).
 struct fault_data {
-  const engine::probe_info& probe;
-  std::uint32_t epid = 0;
-  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...
+  const engine::probe_info& probe;  ///< the probe that fired the faulting clause
+  const engine::fault& fault;
 
-  /// dtrace(1)'s line for it, without the "dtrace: " prefix.
+  /// The fault alone: "divide-by-zero", "invalid address (0x0)"; the whole message for epid 0.
+  std::string what() const { return fault.epid ? engine::describe(fault.kind, fault.value) : fault.what; }
+
+  /// dtrace(1)'s line for it, without the "dtrace: " prefix, as dtrace-utils prints it:
+  /// "error in dt_clause_0 for probe ID 1 (dtrace:::BEGIN): divide-by-zero at BPF pc 12".
   std::string message() const {
-    if (epid == 0) return what;  // a probe that could not be enabled
-    return "error on enabled probe ID " + std::to_string(epid) + " (ID " +
-           std::to_string(probe.id) + ": " + probe.provider + ":" + probe.module + ":" +
-           probe.function + ":" + probe.name + "): " + what;
+    return engine::message(fault, probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name);
   }
 };
 

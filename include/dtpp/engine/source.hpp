@@ -12,6 +12,7 @@
 
 #include "dtpp/agg/live.hpp"
 #include "dtpp/d/span.hpp"
+#include "dtpp/engine/fault.hpp"
 #include "dtpp/ir/program.hpp"
 
 namespace dtpp::engine {
@@ -33,6 +34,9 @@ struct probe_info {
   std::uint32_t id = 0;
   std::string provider, module, function, name;
   std::vector<std::uint32_t> clauses;  ///< the clauses it runs: indexes into program.clauses, in order
+  /// Beside each of `clauses`: the statement it runs as here (fault::statement, dt_clause_N), that
+  /// of the first of its probe descriptions that names this probe.
+  std::vector<std::uint32_t> statements;
 };
 
 /// A record in the principal buffer: the enabled probe (clause) that fired, where, and the
@@ -43,15 +47,6 @@ struct firing {
   std::uint32_t cpu = 0;
   std::vector<std::byte> data;
   std::uint32_t speculation = 0;  ///< the speculative buffer the data goes to (speculate()); 0: none
-};
-
-/// A fault in a clause (division by zero ...), reported as DTrace's ERROR probe reports it; or,
-/// with epid 0, a probe the engine could not enable and skipped, reported as libdtrace reports
-/// one (an error of its own words, "Failed to enable P:M:F:N", to the same handler).
-struct fault {
-  std::uint32_t epid = 0;
-  std::uint32_t probe = 0;
-  std::string what;  ///< "divide-by-zero", "invalid address (0x0)", ...; the whole message for epid 0
 };
 
 /// Data lost since the last look, per CPU, as dtrace(1) reports it.

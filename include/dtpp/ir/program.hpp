@@ -2,6 +2,7 @@
 // record layout of every output action. Plain values; engines never see the syntax tree.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -314,5 +315,14 @@ struct program {
   /// rounded up to 8).
   std::uint32_t scratchsize = 256;
 };
+
+/// dtrace-utils' statement id of a clause's probe description (its BPF function dt_clause_N, the
+/// id a fault names): each description of each clause is a statement of its own, numbered from 0
+/// in program order.
+inline std::uint32_t statement_id(const program& p, std::uint32_t clause_index, std::size_t description) {
+  std::size_t id = description;
+  for (std::uint32_t i = 0; i < clause_index; ++i) id += p.clauses[i].probes.size();
+  return static_cast<std::uint32_t>(id);
+}
 
 }  // namespace dtpp::ir
