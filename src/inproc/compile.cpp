@@ -1030,7 +1030,7 @@ class compiler {
   }
 
   // What engine::kernel_engine_only() names: the process has no kernel memory to read, and array
-  // variables (their bounds-checked indexes) and whole struct assignments are the kernel engine's.
+  // variables and whole struct assignments are the kernel engine's.
   static engine_error kernel_only(const expr& e) {
     return engine_error("the kernel's types and memory (curthread, struct members), array variables and whole struct "
                         "assignments are not available to the in-process engine",
@@ -1140,6 +1140,16 @@ class compiler {
       };
     });
     if (compared) return *compared;
+    if (op == ir::op::add && e.value != 0 && e.kids[0].t.kind == ir::type::category::array)
+      return naming_pc(pc, [a, b, element = static_cast<std::uint64_t>(e.value),
+                            last = static_cast<std::uint64_t>(e.kids[0].t.size) - static_cast<std::uint64_t>(e.value)](runner& r) {
+        const auto base = static_cast<std::uint64_t>(a(r).i);
+        const auto offset = static_cast<std::uint64_t>(b(r).i);
+        // An element's offset past the last one (or negative) is DTrace's "index out of bounds",
+        // with the index, as the kernel engine checks it.
+        if (offset > last) throw fault_signal{fault_kind::bad_index, static_cast<std::int64_t>(offset / element)};
+        return value{static_cast<std::int64_t>(base + offset), {}};
+      });
     return naming_pc(pc, [a, b, op = arithmetic_of(op), is_signed = e.t.is_signed](runner& r) {
       const auto x = a(r).i;
       const auto y = b(r).i;
@@ -1244,6 +1254,7 @@ class compiler {
 
   variable_ref variable(const expr& e) {
     const auto& v = st_.program.variables[e.index];
+    if (v.value.kind == ir::type::category::array) throw kernel_only(e);
     variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {},
                      v.value.is_object() ? v.value.size : 0};
     for (const auto& k : e.kids) {
@@ -1291,15 +1302,35 @@ class compiler {
     return variable(e.kids[0]);
   }
 
+  // The struct or union variable an address is computed from (`rec.a` of `rec.a[i]`), if any.
+  std::optional<variable_ref> root_variable(const expr& e) {
+    if (e.kind == kind_t::variable) return e.t.is_object() ? std::optional(variable(e)) : std::nullopt;
+    if (e.kind == kind_t::memory && e.t.is_object()) return root_variable(e.kids[0]);
+    if (e.kind == kind_t::binary && e.operation == ir::op::add) return root_variable(e.kids[0]);
+    return std::nullopt;
+  }
+
   // Where a store through a pointer lands: a struct variable's member, in its bytes (none when a
-  // thread's new variable found no room); else bytes this clause's alloca() or copyin() took,
-  // anything else being the invalid-address fault, as in the kernel engine.
+  // thread's new variable found no room), at a computed place too if it stays within them; else
+  // bytes this clause's alloca() or copyin() took, anything else being the invalid-address fault,
+  // as in the kernel engine.
   using place_fn = std::function<std::byte*(runner&)>;
   place_fn place(const expr& target) {
     if (const auto v = object_variable(target))
       return [v = *v, offset = target.value](runner& r) {
         auto* bytes = v.object(r);
         return bytes ? bytes + offset : nullptr;
+      };
+    if (const auto v = root_variable(target.kids[0]))
+      return [v = *v, address = compile(target.kids[0]), offset = target.value,
+              size = std::min<std::size_t>(target.t.size, 8)](runner& r) -> std::byte* {
+        const auto at = past(address(r).i, offset);
+        auto* bytes = v.object(r);
+        if (!bytes) return nullptr;
+        const auto begin = reinterpret_cast<std::int64_t>(bytes);
+        if (at < begin || at - begin + static_cast<std::int64_t>(size) > static_cast<std::int64_t>(v.object_size))
+          bad_address(at);
+        return bytes + (at - begin);
       };
     return [address = compile(target.kids[0]), offset = target.value,
             size = std::min<std::size_t>(target.t.size, 8)](runner& r) {

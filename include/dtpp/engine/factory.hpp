@@ -72,13 +72,11 @@ inline bool reads_table_memory(const ir::expr& e) {
 }
 
 /// Whether an expression needs what the kernel engine alone has: memory of a type_table's types
-/// (above), an array variable and its bounds-checked index (DTrace's "index out of bounds"
-/// fault), or a whole struct or union assigned.
+/// (above), an array variable, or a whole struct or union assigned.
 inline bool kernel_engine_only(const ir::program& program, const ir::expr& e) {
   using kind = ir::expr::kind_t;
   return reads_table_memory(e) ||
          (e.kind == kind::variable && program.variables[e.index].value.kind == ir::type::category::array) ||
-         (e.kind == kind::binary && e.operation == ir::op::add && e.value != 0) ||
          (e.kind == kind::assign && e.t.is_object());
 }
 inline bool kernel_engine_only(const ir::program& program) {
