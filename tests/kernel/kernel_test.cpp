@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../memory_file.hpp"
+#include "../scratch_clauses.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -503,23 +504,8 @@ TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and 
   consumer::handle h(kernel::engines());
   h.setopt("quiet");
   h.setopt("engine", "kernel");  // auto would keep it in the process (tests/inproc runs it there)
-  // Each BEGIN clause starts with empty scratch; a fault ends its clause (its data dropped) and
-  // the ERROR clause prints the fault's code: 1 invalid address, 5 out of scratch, 10 invalid size.
-  h.exec(h.compile(
-      "#pragma D option scratchsize=24\n"
-      "BEGIN { p = (long *)alloca(16); p[0] = -9223372036854775807 - 1; p[1] = 5; *(p + 1) += 2; p[1]++;"
-      "  c = (char *)alloca(3); c[0] = 'a'; c[1] = c[0] + 1; c[7] = 'z';"
-      "  printf(\"%d %d %s %c\\n\", p[0], p[1], stringof(c), c[7]); }\n"
-      "BEGIN { printf(\"A\\n\"); c = (char *)alloca(15); c[16] = 1; }\n"
-      "BEGIN { printf(\"B\\n\"); c[0] = 1; }\n"
-      "BEGIN { printf(\"C\\n\"); bcopy(\"abc\", alloca(0), 3); }\n"
-      "BEGIN { printf(\"D\\n\"); bcopy(\"abc\", alloca(8), -1); }\n"
-      "BEGIN { s = alloca(0); bcopy(probename, alloca(10), 6); printf(\"%s\\n\", (string)s); }\n"
-      "BEGIN { n = 17; alloca(8); alloca(n); }\n"
-      "BEGIN { d = alloca(16); s = alloca(8); bcopy(s, d, 16); }\n"
-      "BEGIN { x = (int *)alloca(4); *(x - 1) = 1; }\n"
-      "BEGIN { exit(0); }\n"
-      "ERROR { printf(\"fault %d\\n\", arg4); }"));
+  // The ERROR clause prints the fault's code.
+  h.exec(h.compile(std::string(testing::scratch_clauses) + "ERROR { printf(\"fault %d\\n\", arg4); }"));
   CHECK(h.engine_name() == "kernel");
   std::vector<std::string> faults;
   h.handle_faults([&](const consumer::fault_data& f) { faults.push_back(engine::name(f.fault.kind)); });
