@@ -3,9 +3,9 @@
 // no lock, with the kernel engine's bounds and faults.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "fault.hpp"
@@ -23,7 +23,7 @@ class scratch {
   /// A clause that uses scratch memory starts with none taken and every byte zero. Only the bytes
   /// taken can have been written, so only they are cleared again.
   void reset(std::size_t size) {
-    std::memset(bytes_.data(), 0, top_);
+    std::fill_n(bytes_.begin(), top_, std::byte{0});  // (a thread's first has no bytes yet)
     top_ = 0;
     if (bytes_.size() < size) bytes_.resize(size);
     size_ = size;
