@@ -87,8 +87,8 @@ inline bool kernel_engine_only(const ir::program& program) {
 }
 
 /// The engine that runs `program`: the one `choice` names (-x engine=kernel|inproc); for "auto"
-/// (or empty), the engine that gave the types of the memory it reads, else the first engine
-/// claiming one of the program's probes, else the first engine.
+/// (or empty), the engine with a type table (the kernel's) for a program kernel_engine_only()
+/// names, else the first engine claiming one of the program's probes, else the first engine.
 /// Throws engine::error for a choice none of `engines` is.
 inline const factory& select(std::span<const factory> engines, const ir::program& program,
                              std::string_view choice = "auto") {
