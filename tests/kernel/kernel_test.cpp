@@ -30,6 +30,7 @@
 
 #include "../memory_file.hpp"
 #include "../scratch_clauses.hpp"
+#include "../thread_cpu.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -39,6 +40,8 @@
 #include "dtpp/print/frames.hpp"
 
 using namespace dtpp;
+using testing::burn_cpu;
+using testing::thread_cpu_ns;
 
 // ctest reads this line (SKIP_REGULAR_EXPRESSION) and reports the test as skipped.
 #define REQUIRE_KERNEL()                                                       \
@@ -139,21 +142,6 @@ std::size_t tracefs_uprobes() {
   std::size_t n = 0;
   for (std::string line; std::getline(events, line);) n += !line.empty();
   return n;
-}
-
-// This thread's CPU time (the scheduler's account), in nanoseconds.
-std::int64_t thread_cpu_ns() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-// Spins until this thread has had `ns` more nanoseconds of CPU; returns how many it had.
-std::int64_t burn_cpu(std::int64_t ns) {
-  const auto start = thread_cpu_ns();
-  while (thread_cpu_ns() - start < ns) {
-  }
-  return thread_cpu_ns() - start;
 }
 
 // Maps in the whole system named `name` (vtimestamp's task storage: dtpp_vtime).
