@@ -112,6 +112,10 @@ class builder {
       timestamp_slot_ = s_.allocate(8);
       zero({r7, timestamp_slot_}, 8);
     }
+    if (uses_builtin(ir::builtin::vtimestamp)) {
+      vtimestamp_slot_ = s_.allocate(8);
+      zero({r7, vtimestamp_slot_}, 8);
+    }
     run_clauses();
     e_.bind(out);
     e_.mov(r0, 0);
@@ -151,15 +155,21 @@ class builder {
     });
   }
 
-  // r0 = `timestamp`: the clock is read once per firing, at the first use, and every clause of
-  // the firing sees that value (dtrace-utils caches it in its machine state the same way).
-  void firing_timestamp() {
+  // r0 = a value read once per firing, at the first use, and kept in scratch at `slot` (0: not
+  // read yet) for every later clause of the firing: `timestamp` (dtrace-utils caches it in its
+  // machine state the same way) and `vtimestamp` (DTrace's moves only between firings).
+  template <typename Read>
+  void once_per_firing(std::uint32_t slot, Read read) {
     const auto have = e_.make_label();
-    e_.load(r0, r7, off16(timestamp_slot_));
+    e_.load(r0, r7, off16(slot));
     e_.jump_if(BPF_JNE, r0, 0, have);
-    e_.call(BPF_FUNC_ktime_get_ns);
-    e_.store(r7, off16(timestamp_slot_), r0);
+    read();
+    e_.store(r7, off16(slot), r0);
     e_.bind(have);
+  }
+
+  void firing_timestamp() {
+    once_per_firing(timestamp_slot_, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
   }
 
   // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
@@ -2337,7 +2347,7 @@ class builder {
         e_.mov64(r1, l_.walltime_offset);
         e_.alu(BPF_ADD, r0, r1);
         return;
-      case builtin::vtimestamp: return vtimestamp();
+      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot_, [&] { vtimestamp(); });
       case builtin::ppid:
         return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
       case builtin::pid:
@@ -3171,6 +3181,7 @@ class builder {
   label next_;
   std::uint32_t probe_area_ = 0;
   std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
+  std::uint32_t vtimestamp_slot_ = 0;  // in scratch: the firing's vtimestamp, 0 until read
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task

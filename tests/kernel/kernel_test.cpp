@@ -366,14 +366,16 @@ TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
   CHECK(first_words(k.aggregation(4).snapshot()) == std::map<std::string, std::int64_t>{{"dtpp_kernel_tes", 500}});
 }
 
-TEST_CASE("vtimestamp moves at every read() of /dev/null: 20,000 entry-to-return deltas all positive") {
+TEST_CASE("vtimestamp moves at every read() of /dev/null: 20,000 entry-to-return deltas all positive, one value a firing") {
   REQUIRE_KERNEL();
   const int null = ::open("/dev/null", O_RDONLY);
   REQUIRE(null >= 0);
   kernel::driver k(compile("syscall::read:entry /tid == " + std::to_string(::gettid()) + " && arg0 == " +
                            std::to_string(null) + "/ { self->v = vtimestamp; }"
                            " syscall::read:return /self->v/ { @n = count(); @zero = sum(vtimestamp == self->v);"
-                           " @cpu = sum(vtimestamp - self->v); self->v = 0; }"));
+                           " @cpu = sum(vtimestamp - self->v); v = vtimestamp; }"
+                           // read once per firing: every clause of it sees one value
+                           " syscall::read:return /self->v/ { @moved = sum(vtimestamp != v); self->v = 0; }"));
   k.go();
   char byte;
   const auto before = thread_cpu_ns();
@@ -387,6 +389,7 @@ TEST_CASE("vtimestamp moves at every read() of /dev/null: 20,000 entry-to-return
   const auto in_calls = first_words(k.aggregation(3).snapshot())[""];
   CHECK(in_calls >= 20000);
   CHECK(in_calls <= cpu + 1000000);
+  CHECK(first_words(k.aggregation(4).snapshot())[""] == 0);
 }
 
 TEST_CASE("vtimestamp is each thread's own on-CPU time: one burning 30 ms of CPU sees it, one sleeping 50 ms does not") {
@@ -426,7 +429,7 @@ TEST_CASE("vtimestamp is each thread's own on-CPU time: one burning 30 ms of CPU
 TEST_CASE("BEGIN, ERROR and END read the consumer thread's vtimestamp, in order and moving with its CPU time") {
   REQUIRE_KERNEL();
   kernel::driver k(compile("BEGIN { b = vtimestamp; @b = sum(b > 0); trace(*(int *)8); }"
-                           " ERROR { e = vtimestamp; @e = sum(e > b); }"
+                           " ERROR { e = vtimestamp; @e = sum(e >= b); }"
                            " END { @end = sum(vtimestamp > e); @moved = sum(vtimestamp - b); }"));
   const auto before = thread_cpu_ns();
   k.go();
