@@ -5,13 +5,15 @@
 namespace dtpp::kernel {
 namespace {
 
-constexpr std::int16_t prev_argument = 8, next_argument = 16;  // the context's u64 arguments 1 and 2
+constexpr std::int16_t prev_argument = 8,
+                       next_argument = 16;  // the context's u64 arguments 1 and 2
 constexpr std::int16_t now_slot = -8;
 
 // r0 = the task storage entry of the task at `argument` in the context (r6), created when absent;
 // to `skip` when the kernel has no memory for it. An entry first made starts from the task's
 // se.sum_exec_runtime (since still 0).
-void entry_of(emitter& e, int storage, std::int16_t argument, std::int32_t exec_runtime, label skip) {
+void entry_of(emitter& e, int storage, std::int16_t argument, std::int32_t exec_runtime,
+              label skip) {
   const auto known = e.make_label();
   e.load(r2, r6, argument);
   e.load_map(r1, storage);
