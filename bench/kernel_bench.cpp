@@ -400,6 +400,16 @@ constexpr script latency = {
     "tracepoint:syscalls:sys_enter_read { @ts[tid] = nsecs; }"
     " tracepoint:syscalls:sys_exit_read /@ts[tid]/ { @h = hist(nsecs - @ts[tid]); @s = stats(nsecs - @ts[tid]);"
     " delete(@ts[tid]); }"};
+// vtimestamp's cost (docs/performance.md): per event, a read's on-CPU time next to its wall time
+// above; per context switch, the sched_switch program any script reading vtimestamp attaches
+// (here one whose own probe never fires during the workload, so that the busiest program is it).
+constexpr script vtime_sum = {"syscall::read:entry { self->v = vtimestamp; }"
+                              " syscall::read:return /self->v/ { @ = sum(vtimestamp - self->v); self->v = 0; }",
+                              nullptr};
+constexpr script time_sum = {"syscall::read:entry { self->t = timestamp; }"
+                             " syscall::read:return /self->t/ { @ = sum(timestamp - self->t); self->t = 0; }",
+                             nullptr};
+constexpr script vtime_kept = {"syscall::getppid:entry { @ = sum(vtimestamp); }", nullptr};
 
 // DTrace's stable providers (issue #12) next to the tracepoints bpftrace names.
 constexpr script wakeup_count_comm = {"sched:::wakeup { @[execname] = count(); }",
@@ -600,7 +610,10 @@ WORKLOAD_BENCHMARK(under_dtpp, read_while_raw_syscalls_serves_others, read_loop,
 WORKLOAD_BENCHMARK(under_dtpp, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_dtpp_command, read_latency, read_loop, latency);
 WORKLOAD_BENCHMARK(under_bpftrace, read_latency, read_loop, latency);
+WORKLOAD_BENCHMARK(under_dtpp, read_timestamp_sum, read_loop, time_sum);
+WORKLOAD_BENCHMARK(under_dtpp, read_vtimestamp_sum, read_loop, vtime_sum);
 WORKLOAD_BENCHMARK(untraced, wakeup, wakeup_loop);
+WORKLOAD_BENCHMARK(under_dtpp, wakeup_vtimestamp_switch_program, wakeup_loop, vtime_kept);
 WORKLOAD_BENCHMARK(under_dtpp_command, wakeup_count_execname, wakeup_loop, wakeup_count_comm);
 WORKLOAD_BENCHMARK(under_bpftrace, wakeup_count_comm, wakeup_loop, wakeup_count_comm);
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "dtpp/kernel/types.hpp"
+#include "btf_ids.hpp"
 #include "providers.hpp"
 
 namespace dtpp::kernel {
@@ -42,6 +44,12 @@ class btf_types final : public ir::type_table {
     if (name.rfind("enum ", 0) == 0) return lookup(name.substr(5), BTF_KIND_ENUM);
     if (auto t = lookup(name, BTF_KIND_TYPEDEF)) return t;
     return lookup(name, BTF_KIND_INT);
+  }
+
+  // The id of the kernel type `name` of BTF kind `kind`, or -errno.
+  std::int32_t type_id(const char* name, std::uint32_t kind) {
+    const btf* b = vmlinux();
+    return b ? btf__find_by_name_kind(b, name, kind) : -ENOENT;
   }
 
   std::optional<type> resolve(std::uint32_t id) override {
@@ -280,9 +288,15 @@ class btf_types final : public ir::type_table {
 
 }  // namespace
 
-ir::type_table& kernel_types() {
+namespace {
+btf_types& shared_types() {
   static btf_types table;
   return table;
 }
+}  // namespace
+
+ir::type_table& kernel_types() { return shared_types(); }
+
+std::int32_t kernel_type_id(const char* name, std::uint32_t kind) { return shared_types().type_id(name, kind); }
 
 }  // namespace dtpp::kernel

@@ -2,6 +2,7 @@
 // wait in stack slots, so helper calls (which clobber r1-r5) never lose them. r6 holds the
 // context, r7 the per-CPU scratch memory, r8 the globals, r9 a map value being updated.
 #include "codegen.hpp"
+#include "vtime.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -21,6 +22,7 @@ constexpr std::int16_t misc_slot = -392;  // 8 bytes for helper arguments (map k
 constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
 constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERROR clauses go back to
+constexpr std::int16_t vtime_slot = -416;         // the task, then its vtime entry, while vtimestamp is read
 constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
 constexpr std::int64_t pt_regs_ip_slot = 16;      // x86-64 pt_regs: ip, the word at byte 128
 
@@ -110,6 +112,10 @@ class builder {
       timestamp_slot_ = s_.allocate(8);
       zero({r7, timestamp_slot_}, 8);
     }
+    if (uses_builtin(ir::builtin::vtimestamp)) {
+      vtimestamp_slot_ = s_.allocate(8);
+      zero({r7, vtimestamp_slot_}, 8);
+    }
     run_clauses();
     e_.bind(out);
     e_.mov(r0, 0);
@@ -149,15 +155,21 @@ class builder {
     });
   }
 
-  // r0 = `timestamp`: the clock is read once per firing, at the first use, and every clause of
-  // the firing sees that value (dtrace-utils caches it in its machine state the same way).
-  void firing_timestamp() {
+  // r0 = a value read once per firing, at the first use, and kept in scratch at `slot` (0: not
+  // read yet) for every later clause of the firing: `timestamp` (dtrace-utils caches it in its
+  // machine state the same way) and `vtimestamp` (DTrace's moves only between firings).
+  template <typename Read>
+  void once_per_firing(std::uint32_t slot, Read read) {
     const auto have = e_.make_label();
-    e_.load(r0, r7, off16(timestamp_slot_));
+    e_.load(r0, r7, off16(slot));
     e_.jump_if(BPF_JNE, r0, 0, have);
-    e_.call(BPF_FUNC_ktime_get_ns);
-    e_.store(r7, off16(timestamp_slot_), r0);
+    read();
+    e_.store(r7, off16(slot), r0);
     e_.bind(have);
+  }
+
+  void firing_timestamp() {
+    once_per_firing(timestamp_slot_, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
   }
 
   // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
@@ -2335,8 +2347,7 @@ class builder {
         e_.mov64(r1, l_.walltime_offset);
         e_.alu(BPF_ADD, r0, r1);
         return;
-      case builtin::vtimestamp:
-        return task_field({l_.task_exec_runtime}, 8, "vtimestamp");
+      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot_, [&] { vtimestamp(); });
       case builtin::ppid:
         return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
       case builtin::pid:
@@ -2386,6 +2397,45 @@ class builder {
       default: break;
     }
     refuse(e);
+  }
+
+  // r0 = the thread's on-CPU nanoseconds: its vtime entry (vtime.hpp) and the time since it was
+  // switched in. A thread the switch program has not seen yet (running since before it was
+  // attached) starts here from its se.sum_exec_runtime, and from now; without memory for an
+  // entry, vtimestamp is that sum alone.
+  void vtimestamp() {
+    if (l_.task_exec_runtime < 0 || l_.task_exec_runtime > 32767 || !l_.vtime_map)
+      throw error("vtimestamp needs kernel BTF, which this kernel lacks");
+    const auto known = e_.make_label(), running = e_.make_label(), fallback = e_.make_label(), done = e_.make_label();
+    call_on_task(BPF_FUNC_get_current_task_btf);
+    e_.store(r10, vtime_slot, r0);
+    e_.mov(r2, r0);
+    e_.load_map(r1, static_cast<int>(l_.vtime_map));
+    e_.mov(r3, 0);
+    e_.mov(r4, BPF_LOCAL_STORAGE_GET_F_CREATE);
+    e_.call(BPF_FUNC_task_storage_get);
+    e_.jump_if(BPF_JEQ, r0, 0, fallback);
+    e_.load(r1, r0, vtime_since);
+    e_.jump_if(BPF_JNE, r1, 0, known);
+    e_.load(r1, r10, vtime_slot);
+    e_.load(r1, r1, static_cast<std::int16_t>(l_.task_exec_runtime));
+    e_.store(r0, vtime_on_cpu, r1);
+    e_.bind(known);
+    e_.store(r10, vtime_slot, r0);
+    e_.call(BPF_FUNC_ktime_get_ns);
+    e_.load(r1, r10, vtime_slot);
+    e_.load(r2, r1, vtime_since);
+    e_.jump_if(BPF_JNE, r2, 0, running);
+    e_.store(r1, vtime_since, r0);
+    e_.mov(r2, r0);
+    e_.bind(running);
+    e_.alu(BPF_SUB, r0, r2);
+    e_.load(r1, r1, vtime_on_cpu);
+    e_.alu(BPF_ADD, r0, r1);
+    e_.jump(done);
+    e_.bind(fallback);
+    task_field({l_.task_exec_runtime}, 8, "vtimestamp");
+    e_.bind(done);
   }
 
   // Follows pointers from the current task: each step reads 8 bytes (the last `last` bytes).
@@ -3131,6 +3181,7 @@ class builder {
   label next_;
   std::uint32_t probe_area_ = 0;
   std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
+  std::uint32_t vtimestamp_slot_ = 0;  // in scratch: the firing's vtimestamp, 0 until read
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task
@@ -3263,6 +3314,12 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     l.thread_storage_size += 8 + l.strsize;
   }
   if (l.thread_storage_size) l.thread_map = next_map++;
+  bool reads_vtimestamp = false;
+  for (const auto& c : program.clauses)
+    ir::for_each_expression(c, [&](const expr& e) {
+      reads_vtimestamp |= e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::vtimestamp;
+    });
+  if (reads_vtimestamp) l.vtime_map = next_map++;
   if (l.zero_size) l.zero_map = next_map++;
   for (std::size_t i = 0; i < program.aggregations.size(); ++i) {
     const auto& d = program.aggregations[i];

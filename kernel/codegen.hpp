@@ -119,6 +119,7 @@ struct layout {
   /// strtok(NULL, ...) goes on with and where in it (strsize bytes after the 8-byte offset).
   std::optional<std::uint32_t> strtok_state;
   std::uint32_t thread_map = 0;                ///< their task-storage map's index (after the others)
+  std::uint32_t vtime_map = 0;  ///< the task storage of threads' on-CPU time (vtime.hpp), when vtimestamp is read
   std::vector<std::uint32_t> aggregation_map;  ///< per aggregation (varid - 1)
   std::uint32_t cpus = 1;                      ///< possible CPUs: keyed aggregations' slots
   /// Per aggregation, the bytes of one CPU's `[generation, words]` in its map value: a keyed

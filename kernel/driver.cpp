@@ -26,6 +26,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "btf_ids.hpp"
 #include "codegen.hpp"
 #include "detach.hpp"
 #include "fd.hpp"
@@ -34,6 +35,7 @@
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/print/frames.hpp"
 #include "providers.hpp"
+#include "vtime.hpp"
 
 namespace dtpp::kernel {
 namespace {
@@ -92,10 +94,16 @@ int create_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint
 }
 
 // A loaded program's fd, or -errno; the verifier's log in `log` when it is not empty, at
-// `log_level` (1: what it refused and why, 2: every instruction's state, 4: statistics).
-int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::string& log, std::uint32_t log_level = 1 | 4) {
+// `log_level` (1: what it refused and why, 2: every instruction's state, 4: statistics). A
+// tracing program attaches to the raw tracepoint vmlinux BTF's type `attach_btf_id` names (tp_btf).
+int load_program(bpf_prog_type type, const std::vector<bpf_insn>& code, std::string& log, std::uint32_t log_level = 1 | 4,
+                 std::uint32_t attach_btf_id = 0) {
   bpf_attr attr{};
   attr.prog_type = type;
+  if (type == BPF_PROG_TYPE_TRACING) {
+    attr.expected_attach_type = BPF_TRACE_RAW_TP;
+    attr.attach_btf_id = attach_btf_id;
+  }
   attr.insns = reinterpret_cast<std::uintptr_t>(code.data());
   attr.insn_cnt = static_cast<std::uint32_t>(code.size());
   attr.license = reinterpret_cast<std::uintptr_t>("GPL");
@@ -119,26 +127,26 @@ fd make_map(bpf_map_type type, const char* name, std::uint32_t key, std::uint32_
   return fd(f);
 }
 
-// Thread-locals live in task storage, which the kernel frees with the thread. Such maps need BTF
-// for their key (an int) and value (here, bytes).
-fd make_thread_storage(std::uint32_t bytes) {
+// Thread-locals (and vtimestamp's entries) live in task storage, which the kernel frees with the
+// thread. Such maps need BTF for their key (an int) and value (here, bytes).
+fd make_task_storage(const char* name, std::uint32_t bytes) {
   btf* types = btf__new_empty();
-  if (!types) throw error("creating BTF for thread-local variables: " + errno_text(errno));
+  if (!types) throw error(std::string("creating BTF for task storage ") + name + ": " + errno_text(errno));
   const int int_type = btf__add_int(types, "int", 4, BTF_INT_SIGNED);
   const int byte_type = btf__add_int(types, "unsigned char", 1, 0);
   const int value_type = btf__add_array(types, int_type, byte_type, bytes);
   const int loaded = int_type > 0 && byte_type > 0 && value_type > 0 ? btf__load_into_kernel(types) : -EINVAL;
   if (loaded != 0) {
     btf__free(types);
-    throw error("loading BTF for thread-local variables: " + errno_text(loaded));
+    throw error(std::string("loading BTF for task storage ") + name + ": " + errno_text(loaded));
   }
   LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = static_cast<__u32>(btf__fd(types)),
               .btf_key_type_id = static_cast<__u32>(int_type), .btf_value_type_id = static_cast<__u32>(value_type),
               .map_flags = BPF_F_NO_PREALLOC);
-  const int f = bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, "dtpp_self", 4, bytes, 0, &opts);
+  const int f = bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, name, 4, bytes, 0, &opts);
   const int e = errno;
   btf__free(types);  // the map keeps its own reference to the loaded BTF
-  if (f < 0) throw error("creating the thread-local variables' task storage: " + errno_text(e));
+  if (f < 0) throw error(std::string("creating task storage ") + name + ": " + errno_text(e));
   return fd(f);
 }
 
@@ -424,6 +432,7 @@ struct driver::state {
   std::vector<fd> scratches;  // by unit
   std::vector<fd> events;     // perf events the programs are attached to
   std::vector<fd> links;      // BPF links attaching the programs to the events
+  fd vtime_program, vtime_link;  // vtimestamp's sched_switch program (vtime.hpp), from load to the end
   std::size_t instructions = 0;
   void* globals = nullptr;
   std::size_t globals_bytes = 0;
@@ -762,7 +771,8 @@ struct driver::state {
       const auto entries = std::max<std::size_t>(options.dynvarsize / (key + value), 1);
       maps.push_back(make_map(BPF_MAP_TYPE_HASH, "dtpp_dynvar", key, value, static_cast<std::uint32_t>(entries)));
     }
-    if (plan.thread_storage_size) maps.push_back(make_thread_storage(plan.thread_storage_size));
+    if (plan.thread_storage_size) maps.push_back(make_task_storage("dtpp_self", plan.thread_storage_size));
+    if (plan.vtime_map) maps.push_back(make_task_storage("dtpp_vtime", vtime_entry_size));
     if (plan.zero_size) maps.push_back(make_map(BPF_MAP_TYPE_ARRAY, "dtpp_zero", 4, plan.zero_size, 1));
     for (std::size_t i = 0; i < program.aggregations.size(); ++i)
       if (plan.cache_map[i])
@@ -854,6 +864,25 @@ struct driver::state {
     programs.push_back(load(u, g.program.code));
     reads_task.push_back(g.program.reads_task);
     instructions += g.program.code.size();
+  }
+
+  // Loads and attaches vtimestamp's sched_switch program when the program reads vtimestamp. It
+  // stays attached from before BEGIN until the driver goes, after END, so that every clause
+  // sees its thread's time.
+  void keep_vtime() {
+    if (!plan.vtime_map) return;
+    const auto target = kernel_type_id(vtime_tracepoint_type, BTF_KIND_TYPEDEF);
+    if (target < 0) throw error(std::string("vtimestamp: the kernel's BTF has no ") + vtime_tracepoint_type);
+    const auto code = vtime_switch_program(maps[plan.vtime_map].get(), static_cast<std::int32_t>(plan.task_exec_runtime));
+    std::string log(options.verifier_log_size, '\0');
+    vtime_program = fd(load_program(BPF_PROG_TYPE_TRACING, code, log, 1, static_cast<std::uint32_t>(target)));
+    if (vtime_program.get() < 0) {
+      log.resize(::strnlen(log.data(), log.size()));
+      throw error("the kernel refused vtimestamp's sched_switch program: " + errno_text(vtime_program.get()) +
+                  (log.empty() ? "" : "\nverifier log:\n" + log));
+    }
+    vtime_link = fd(bpf_raw_tracepoint_open(nullptr, vtime_program.get()));
+    if (vtime_link.get() < 0) throw error("attaching vtimestamp's sched_switch program: " + errno_text(errno));
   }
 
   static bpf_prog_type type_of(const target& t) {
@@ -1159,6 +1188,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.create_maps();
   st.create_probe_tables();
   st.load_programs();
+  st.keep_vtime();
   st.ring = ring_buffer__new(st.maps[map_ring].get(), &state::on_record, &st, nullptr);
   if (!st.ring) throw error("opening the ring buffer: " + errno_text(errno));
   for (std::size_t i = 0; i < program.aggregations.size(); ++i)

@@ -1062,9 +1062,7 @@ class compiler {
       case builtin::timestamp:
         return [](runner& r) { return value{r.timestamp(), {}}; };
       case builtin::vtimestamp:
-        return [](runner&) {
-          return value{static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID)), {}};
-        };
+        return [](runner& r) { return value{r.vtimestamp(), {}}; };
       case builtin::walltimestamp:
         return [](runner&) { return value{static_cast<std::int64_t>(now(CLOCK_REALTIME)), {}}; };
       case builtin::pid:

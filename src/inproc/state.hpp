@@ -249,6 +249,13 @@ class runner {
     return timestamp_;
   }
 
+  /// `vtimestamp`: the thread's CPU time in ns, read once per firing too, as DTrace's moves only
+  /// between firings.
+  std::int64_t vtimestamp() {
+    if (vtimestamp_ == 0) vtimestamp_ = static_cast<std::int64_t>(now(CLOCK_THREAD_CPUTIME_ID));
+    return vtimestamp_;
+  }
+
   engine::state& st;
   std::span<const std::int64_t> args;
   const void* caller;
@@ -281,6 +288,7 @@ class runner {
   const bound_probe& probe_;
   std::uint32_t cpu_;
   std::int64_t timestamp_ = 0;
+  std::int64_t vtimestamp_ = 0;
 };
 
 inline std::int64_t integer_operand::operator()(runner& r) const {

@@ -14,6 +14,7 @@
 
 #include "dtpp/consumer/handle.hpp"
 #include "../memory_file.hpp"
+#include "../thread_cpu.hpp"
 #include "compiled.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -84,6 +85,30 @@ TEST_CASE("thread-local variables are per thread, globals shared", "[inproc]") {
       });
   // self->start holds arg0, an int64_t: the keys print 16 wide.
   CHECK(out == "total 30\n\n               10                5\n               20                7\n");
+}
+
+TEST_CASE("vtimestamp is the thread's CPU time in nanoseconds, one value a firing: a burn shows, a 50 ms sleep does not", "[inproc]") {
+  // response(n): 1 when vtimestamp moved at least n ns since the thread's request, and at most 2 ms
+  // more; the sleeper passes 0 and must stay under 5 ms.
+  const auto out = run(
+      "testapp:::request { self->v = vtimestamp; }\n"
+      "testapp:::response { d = vtimestamp - self->v;\n"
+      "  printf(\"%d\\n\", arg0 ? d >= arg0 && d <= arg0 + 2000000 : d > 0 && d < 5000000); }\n"
+      "testapp:::response { printf(\"%d\\n\", vtimestamp == self->v + d); }\n",  // one value a firing
+      [](auto&) {
+        std::thread a([] {
+          request(1, "burn");
+          response(static_cast<int>(testing::burn_cpu(20000000)));
+        });
+        a.join();
+        std::thread b([] {
+          request(2, "sleep");
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          response(0);
+        });
+        b.join();
+      });
+  CHECK(out == "1\n1\n1\n1\n\n");
 }
 
 TEST_CASE("BEGIN clauses run in order and exit() skips the later ones", "[inproc]") {

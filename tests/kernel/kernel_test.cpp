@@ -30,6 +30,7 @@
 
 #include "../memory_file.hpp"
 #include "../scratch_clauses.hpp"
+#include "../thread_cpu.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
@@ -39,6 +40,8 @@
 #include "dtpp/print/frames.hpp"
 
 using namespace dtpp;
+using testing::burn_cpu;
+using testing::thread_cpu_ns;
 
 // ctest reads this line (SKIP_REGULAR_EXPRESSION) and reports the test as skipped.
 #define REQUIRE_KERNEL()                                                       \
@@ -138,6 +141,20 @@ std::size_t tracefs_uprobes() {
   std::ifstream events("/sys/kernel/tracing/uprobe_events");
   std::size_t n = 0;
   for (std::string line; std::getline(events, line);) n += !line.empty();
+  return n;
+}
+
+// Maps in the whole system named `name` (vtimestamp's task storage: dtpp_vtime).
+std::size_t maps_named(const char* name) {
+  std::size_t n = 0;
+  for (__u32 id = 0; bpf_map_get_next_id(id, &id) == 0;) {
+    const int f = bpf_map_get_fd_by_id(id);
+    if (f < 0) continue;
+    bpf_map_info info{};
+    __u32 size = sizeof info;
+    if (bpf_obj_get_info_by_fd(f, &info, &size) == 0) n += std::string(info.name) == name;
+    ::close(f);
+  }
   return n;
 }
 
@@ -347,6 +364,99 @@ TEST_CASE("entry/return pairs with self->ts give one latency sample per call") {
   CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", 0}});
   // execname is the kernel's 15-character comm
   CHECK(first_words(k.aggregation(4).snapshot()) == std::map<std::string, std::int64_t>{{"dtpp_kernel_tes", 500}});
+}
+
+TEST_CASE("vtimestamp moves at every read() of /dev/null: 20,000 entry-to-return deltas all positive, one value a firing") {
+  REQUIRE_KERNEL();
+  const int null = ::open("/dev/null", O_RDONLY);
+  REQUIRE(null >= 0);
+  kernel::driver k(compile("syscall::read:entry /tid == " + std::to_string(::gettid()) + " && arg0 == " +
+                           std::to_string(null) + "/ { self->v = vtimestamp; }"
+                           " syscall::read:return /self->v/ { @n = count(); @zero = sum(vtimestamp == self->v);"
+                           " @cpu = sum(vtimestamp - self->v); v = vtimestamp; }"
+                           // read once per firing: every clause of it sees one value
+                           " syscall::read:return /self->v/ { @moved = sum(vtimestamp != v); self->v = 0; }"));
+  k.go();
+  char byte;
+  const auto before = thread_cpu_ns();
+  for (int i = 0; i < 20000; ++i) REQUIRE(::read(null, &byte, 1) == 0);
+  const auto cpu = thread_cpu_ns() - before;
+  k.stop();
+  ::close(null);
+  CHECK(first_words(k.aggregation(1).snapshot())[""] == 20000);
+  CHECK(first_words(k.aggregation(2).snapshot())[""] == 0);  // se.sum_exec_runtime gave 0 for nearly all
+  // The system calls' share of the loop's CPU time (the two clocks may differ by a millisecond).
+  const auto in_calls = first_words(k.aggregation(3).snapshot())[""];
+  CHECK(in_calls >= 20000);
+  CHECK(in_calls <= cpu + 1000000);
+  CHECK(first_words(k.aggregation(4).snapshot())[""] == 0);
+}
+
+TEST_CASE("vtimestamp is each thread's own on-CPU time: one burning 30 ms of CPU sees it, one sleeping 50 ms does not") {
+  REQUIRE_KERNEL();
+  // The delta between a thread's two getppid() calls, signed: a clock going back shows as negative.
+  kernel::driver k(compile("self uint64_t v; syscall::getppid:entry /pid == " + me() + " && self->v/"
+                           " { @d[tid] = sum((int64_t)(vtimestamp - self->v)); }"
+                           " syscall::getppid:entry /pid == " + me() + "/ { self->v = vtimestamp; }"));
+  k.go();
+  std::int64_t burnt = 0;
+  pid_t burner = 0, sleeper = 0;
+  std::thread a([&] {
+    burner = static_cast<pid_t>(::gettid());
+    ::syscall(SYS_getppid);
+    burnt = burn_cpu(30000000);
+    ::syscall(SYS_getppid);
+  });
+  std::thread b([&] {
+    sleeper = static_cast<pid_t>(::gettid());
+    ::syscall(SYS_getppid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ::syscall(SYS_getppid);
+  });
+  a.join();
+  b.join();
+  k.stop();
+  auto deltas = first_words(k.aggregation(1).snapshot());
+  REQUIRE(deltas.size() == 2);
+  const auto burning = deltas[std::to_string(burner)], sleeping = deltas[std::to_string(sleeper)];
+  INFO("burnt " << burnt << " ns of CPU, vtimestamp moved " << burning << " ns; the sleeper's " << sleeping << " ns");
+  CHECK(burning >= burnt - 2000000);
+  CHECK(burning <= burnt + 2000000);
+  CHECK(sleeping > 0);
+  CHECK(sleeping < 5000000);
+}
+
+TEST_CASE("BEGIN, ERROR and END read the consumer thread's vtimestamp, in order and moving with its CPU time") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("BEGIN { b = vtimestamp; @b = sum(b > 0); trace(*(int *)8); }"
+                           " ERROR { e = vtimestamp; @e = sum(e >= b); }"
+                           " END { @end = sum(vtimestamp > e); @moved = sum(vtimestamp - b); }"));
+  const auto before = thread_cpu_ns();
+  k.go();
+  const auto burnt = burn_cpu(10000000);
+  k.stop();
+  const auto cpu = thread_cpu_ns() - before;
+  REQUIRE(k.take_faults().size() == 1);
+  CHECK(first_words(k.aggregation(1).snapshot())[""] == 1);
+  CHECK(first_words(k.aggregation(2).snapshot())[""] == 1);
+  CHECK(first_words(k.aggregation(3).snapshot())[""] == 1);
+  const auto moved = first_words(k.aggregation(4).snapshot())[""];
+  INFO("burnt " << burnt << " ns between BEGIN and END, " << cpu << " ns in all; vtimestamp moved " << moved << " ns");
+  CHECK(moved >= burnt - 1000000);
+  CHECK(moved <= cpu + 1000000);
+}
+
+TEST_CASE("only a program reading vtimestamp has its sched_switch program and task storage") {
+  REQUIRE_KERNEL();
+  // The kernel frees the maps of the tests before after RCU grace periods.
+  for (int i = 0; i < 1000 && maps_named("dtpp_vtime") > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(maps_named("dtpp_vtime") == 0);
+  {
+    kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) + "/ { @ = sum(timestamp); }"));
+    CHECK(maps_named("dtpp_vtime") == 0);
+  }
+  kernel::driver k(compile("syscall::getppid:entry /tid == " + std::to_string(::gettid()) + "/ { @ = sum(vtimestamp); }"));
+  CHECK(maps_named("dtpp_vtime") == 1);
 }
 
 TEST_CASE("printf records arrive complete and in order") {
@@ -1033,6 +1143,12 @@ TEST_CASE("no fd, map or program outlives a run, whichever way it ends") {
     {  // normal end
       kernel::driver k(compile("syscall::getppid:entry /tid == " + me_tid + "/ { @[probefunc] = count(); self->x = 1; }"
                                " profile-97 { @p = count(); } tick-10ms { @t = count(); } END { printf(\"end\"); }"));
+      k.go();
+      getppids(10);
+      k.stop();
+    }
+    {  // vtimestamp's sched_switch program and task storage
+      kernel::driver k(compile("syscall::getppid:entry /tid == " + me_tid + "/ { @ = sum(vtimestamp); }"));
       k.go();
       getppids(10);
       k.stop();
