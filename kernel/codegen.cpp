@@ -2463,6 +2463,31 @@ class builder {
     e_.mov(r1, r2);
   }
 
+  // A load of `bytes` bytes at the address in `slot` that lies near the scratch area (from
+  // scratchsize before it to its slack's end: a pointer from alloca() gone astray, not other
+  // memory) must lie within the bytes taken: an address outside them is invalid, one whose bytes
+  // run past them an invalid size, as dtrace-utils checks an alloca()'d pointer's loads.
+  void check_scratch_load(std::int16_t slot, std::int32_t bytes) {
+    const auto most = static_cast<std::int32_t>(p_.scratchsize);
+    const auto bad_address = e_.make_label(), done = e_.make_label();
+    e_.load(r1, r10, slot);
+    e_.load(r2, r7, scratch_base_word());
+    e_.alu(BPF_SUB, r1, r2);
+    e_.alu(BPF_ADD, r1, most);  // the offset from scratchsize before the area, unsigned
+    e_.jump_if(BPF_JGE, r1, 3 * most, done);
+    e_.jump_if(BPF_JLT, r1, most, bad_address);
+    e_.alu(BPF_SUB, r1, most);
+    e_.load(r3, r7, scratch_top_word());
+    e_.jump_if(BPF_JGE, r1, r3, bad_address);
+    e_.alu(BPF_ADD, r1, bytes);
+    e_.jump_if(BPF_JLE, r1, r3, done);
+    e_.store_imm(r10, misc_slot, bytes);
+    fault(fault_bad_size, misc_slot);
+    e_.bind(bad_address);
+    fault(fault_bad_address, slot);
+    e_.bind(done);
+  }
+
   // copyin(addr, size) and alloca(size): r0 = the address of size bytes taken from the clause's
   // scratch (copyin's read from user memory at addr). More than is left is DTrace's "out of
   // scratch space" fault, an unreadable addr a bad address.
@@ -2948,6 +2973,7 @@ class builder {
     if (e.t.is_object()) return;
     const auto size = e.t.size >= 8 ? 8u : e.t.size;
     e_.store(r10, temp(depth), r0);
+    if (ir::loads_through_pointer(e)) check_scratch_load(temp(depth), static_cast<std::int32_t>(size));
     e_.store_imm(r10, misc_slot, 0);
     e_.mov(r1, r10);
     e_.alu(BPF_ADD, r1, misc_slot);

@@ -1266,7 +1266,8 @@ class compiler {
   // ---- memory: the process's own, scratch, struct variables ----------------------------------
 
   // *p, p->m, p[i], s.m: an integer or pointer read from the process's memory (a bad address
-  // faults), a struct variable's member from its bytes. A struct, union or array stands for its
+  // faults, and one near scratch memory outside the bytes taken), a struct variable's member from
+  // its bytes. A struct, union or array stands for its
   // address.
   compiled_expr memory_read(const expr& e) {
     if (const auto v = object_variable(e); v && !e.t.is_object())
@@ -1274,10 +1275,11 @@ class compiler {
         const auto* bytes = v.object(r);
         return value{bytes ? load_integer(bytes + offset, t) : 0, {}};
       };
-    return [address = compile(e.kids[0]), offset = e.value, t = e.t](runner& r) {
+    return [address = compile(e.kids[0]), offset = e.value, t = e.t, checked = ir::loads_through_pointer(e)](runner& r) {
       const auto at = past(address(r).i, offset);
       if (t.is_object()) return value{at, {}};
       std::array<std::byte, 8> bytes{};
+      if (checked) scratch::mine().check_load(at, std::min<std::size_t>(t.size, 8));
       read_memory(bytes.data(), at, std::min<std::size_t>(t.size, 8));
       return value{load_integer(bytes.data(), t), {}};
     };
