@@ -42,11 +42,11 @@ class scratch {
     return address(at);
   }
 
-  /// Where `bytes` bytes at `address` may be written: within the bytes taken, else the address is
-  /// invalid, as the kernel engine's bounds checks make it.
+  /// Where `bytes` bytes at `address` (at most scratchsize) may be written: within the bytes
+  /// taken, else a fault (check_taken).
   std::byte* writable(std::int64_t at, std::size_t bytes) {
     const auto offset = static_cast<std::uint64_t>(at) - static_cast<std::uint64_t>(address(0));
-    if (bytes > size_ || offset > size_ - bytes || offset + bytes > top_) bad_address(at);
+    check_taken(at, offset, bytes);
     return bytes_.data() + size_ + offset;
   }
 
@@ -57,13 +57,11 @@ class scratch {
   }
 
   /// A load of `bytes` bytes at `at`: one near the area (from scratchsize before it to its slack's
-  /// end) must lie within the bytes taken, else an address outside them is invalid and one whose
-  /// bytes run past them an invalid size, as dtrace-utils checks an alloca()'d pointer's loads.
+  /// end) must lie within the bytes taken (check_taken), as dtrace-utils checks an alloca()'d
+  /// pointer's loads; other addresses are the process's memory.
   void check_load(std::int64_t at, std::size_t bytes) const {
-    const auto offset = static_cast<std::uint64_t>(at) - static_cast<std::uint64_t>(address(0)) + size_;
-    if (offset >= 3 * size_) return;
-    if (offset < size_ || offset - size_ >= top_) bad_address(at);
-    if (offset - size_ + bytes > top_) bad_size(static_cast<std::int64_t>(bytes));
+    const auto offset = static_cast<std::uint64_t>(at) - static_cast<std::uint64_t>(address(0));
+    if (offset + size_ < 3 * size_) check_taken(at, offset, bytes);
   }
 
   /// bcopy() from scratch reads only bytes taken: a source range past them is an invalid size.
@@ -75,6 +73,14 @@ class scratch {
   }
 
  private:
+  // `bytes` bytes at `at`, `offset` bytes into the area, lie within the bytes taken; else an offset
+  // outside them (a negative one too, unsigned) is an invalid address and an access running past
+  // them an invalid size, as dtrace-utils checks an alloca()'d pointer's accesses.
+  void check_taken(std::int64_t at, std::uint64_t offset, std::size_t bytes) const {
+    if (offset >= top_) bad_address(at);
+    if (offset + bytes > top_) bad_size(static_cast<std::int64_t>(bytes));
+  }
+
   std::int64_t address(std::uint64_t offset) const {
     return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(bytes_.data()) + size_ + offset);
   }

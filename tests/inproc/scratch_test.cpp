@@ -64,12 +64,12 @@ TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and 
         "out of scratch space\ninvalid size (0x10)\ninvalid address\n");
 }
 
-TEST_CASE("loads through pointers into scratch are bounds-checked as dtrace-utils checks alloca()'d ones", "[inproc][scratch]") {
-  const auto text = run(testing::scratch_loads, [] {});
-  CHECK(text.substr(0, text.find("--- faults\n")) == testing::scratch_loads_output);
+TEST_CASE("loads stores and copies through pointers into scratch are bounds-checked as dtrace-utils checks alloca()'d ones", "[inproc][scratch]") {
+  const auto text = run(testing::scratch_bounds, [] {});
+  CHECK(text.substr(0, text.find("--- faults\n")) == testing::scratch_bounds_output);
   CHECK(text.substr(text.find("--- faults\n")) ==
         "--- faults\ninvalid address\ninvalid address\ninvalid size (0x8)\ninvalid address\ninvalid address\n"
-        "invalid address\ninvalid address\ninvalid address\n");
+        "invalid address\ninvalid address\ninvalid address\ninvalid size (0x8)\ninvalid size (0x2)\n");
 }
 
 TEST_CASE("an invalid address is the one the store aimed at", "[inproc][scratch]") {
