@@ -2483,34 +2483,62 @@ class builder {
     zero({r7, scratch_area() + 16}, p_.scratchsize);
   }
 
+  // Faults unless `bytes` bytes (or as many as `bytes_slot` holds) at offset r1 of the area lie
+  // within the bytes taken: an offset outside them (a negative one too, unsigned) is an invalid
+  // address, the one in `slot`, and an access running past them an invalid size, as dtrace-utils
+  // checks an alloca()'d pointer's. Keeps r1.
+  void check_taken(std::int16_t slot, std::int32_t bytes, std::optional<std::int16_t> bytes_slot) {
+    const auto bad_address = e_.make_label(), ok = e_.make_label();
+    e_.load(r3, r7, scratch_top_word());
+    e_.jump_if(BPF_JGE, r1, r3, bad_address);
+    e_.mov(r2, r1);
+    if (bytes_slot) {
+      e_.load(r4, r10, *bytes_slot);
+      e_.alu(BPF_ADD, r2, r4);
+    } else {
+      e_.alu(BPF_ADD, r2, bytes);
+      e_.store_imm(r10, misc_slot, bytes);
+    }
+    e_.jump_if(BPF_JLE, r2, r3, ok);
+    fault(fault_bad_size, bytes_slot ? *bytes_slot : misc_slot);
+    e_.bind(bad_address);
+    fault(fault_bad_address, slot);
+    e_.bind(ok);
+  }
+
   // r1 = a pointer the verifier accepts to `bytes` bytes of scratch at the address in `slot`, when
-  // they lie within what alloca() and copyin() took; else a fault with the address. `bytes` is a
-  // constant, or (bytes_slot) a size already checked to be at most scratchsize.
+  // they lie within what alloca() and copyin() took; else a fault (check_taken). `bytes` is a
+  // constant, or (bytes_slot) a size already checked to be at most scratchsize; the area's slack
+  // after it keeps any offset within it plus such a size in the map.
   void scratch_pointer(std::int16_t slot, std::int32_t bytes, std::optional<std::int16_t> bytes_slot = std::nullopt) {
-    const auto bad = e_.make_label(), ok = e_.make_label();
-    const auto most = static_cast<std::int32_t>(p_.scratchsize) - (bytes_slot ? 0 : bytes);
+    const auto inside = e_.make_label();
     e_.load(r1, r10, slot);
     e_.load(r2, r7, scratch_base_word());
     e_.alu(BPF_SUB, r1, r2);
-    if (most < 0) e_.jump(bad);
-    e_.jump_if(BPF_JGT, r1, most, bad);
-    e_.mov(r2, r1);
-    if (bytes_slot) {
-      e_.load(r3, r10, *bytes_slot);
-      e_.alu(BPF_ADD, r2, r3);
-    } else {
-      e_.alu(BPF_ADD, r2, bytes);
-    }
-    e_.load(r3, r7, scratch_top_word());
-    e_.jump_if(BPF_JGT, r2, r3, bad);
-    e_.jump(ok);
-    e_.bind(bad);
+    e_.jump_if(BPF_JLT, r1, static_cast<std::int32_t>(p_.scratchsize), inside);
     fault(fault_bad_address, slot);
-    e_.bind(ok);
+    e_.bind(inside);
+    check_taken(slot, bytes, bytes_slot);
     e_.mov(r2, r7);
     e_.alu(BPF_ADD, r2, scratch_start());
     e_.alu(BPF_ADD, r2, r1);
     e_.mov(r1, r2);
+  }
+
+  // A load of `bytes` bytes at the address in `slot` that lies near the scratch area (from
+  // scratchsize before it to its slack's end: a pointer from alloca() gone astray, not other
+  // memory) must lie within the bytes taken (check_taken).
+  void check_scratch_load(std::int16_t slot, std::int32_t bytes) {
+    const auto most = static_cast<std::int32_t>(p_.scratchsize);
+    const auto elsewhere = e_.make_label();
+    e_.load(r1, r10, slot);
+    e_.load(r2, r7, scratch_base_word());
+    e_.alu(BPF_SUB, r1, r2);
+    e_.alu(BPF_ADD, r1, most);  // the offset from scratchsize before the area, unsigned
+    e_.jump_if(BPF_JGE, r1, 3 * most, elsewhere);
+    e_.alu(BPF_SUB, r1, most);
+    check_taken(slot, bytes, std::nullopt);
+    e_.bind(elsewhere);
   }
 
   // copyin(addr, size) and alloca(size): r0 = the address of size bytes taken from the clause's
@@ -2998,6 +3026,7 @@ class builder {
     if (e.t.is_object()) return;
     const auto size = e.t.size >= 8 ? 8u : e.t.size;
     e_.store(r10, temp(depth), r0);
+    if (ir::loads_through_pointer(e)) check_scratch_load(temp(depth), static_cast<std::int32_t>(size));
     e_.store_imm(r10, misc_slot, 0);
     e_.mov(r1, r10);
     e_.alu(BPF_ADD, r1, misc_slot);

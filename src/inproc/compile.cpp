@@ -884,7 +884,7 @@ class compiler {
   compiled_expr compile(const expr& e) {
     const auto pc = ++pc_;
     if (const auto v = fixed(e)) return [v = *v](runner&) { return v; };
-    if (dtpp::engine::kernel_engine_only(st_.program, e)) throw kernel_only(e);
+    if (dtpp::engine::reads_table_memory(e)) throw kernel_only(e);
     switch (e.kind) {
       case kind_t::builtin:
         return builtin_value(e);
@@ -918,6 +918,7 @@ class compiler {
         };
       case kind_t::assign: {
         if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
+        if (e.t.is_object()) return naming_pc(pc, object_assign(e));
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
@@ -1029,11 +1030,10 @@ class compiler {
     return static_cast<std::size_t>(id);
   }
 
-  // What engine::kernel_engine_only() names: the process has no kernel memory to read, and array
-  // variables and whole struct assignments are the kernel engine's.
+  // What engine::kernel_engine_only() names: the process has no kernel memory to read.
   static engine_error kernel_only(const expr& e) {
-    return engine_error("the kernel's types and memory (curthread, struct members), array variables and whole struct "
-                        "assignments are not available to the in-process engine",
+    return engine_error("the kernel's types and memory (curthread, struct members) are not available to the "
+                        "in-process engine",
                         e.where);
   }
 
@@ -1252,7 +1252,6 @@ class compiler {
 
   variable_ref variable(const expr& e) {
     const auto& v = st_.program.variables[e.index];
-    if (v.value.kind == ir::type::category::array) throw kernel_only(e);
     variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {},
                      v.value.is_object() ? v.value.size : 0};
     for (const auto& k : e.kids) {
@@ -1265,7 +1264,8 @@ class compiler {
   // ---- memory: the process's own, scratch, struct variables ----------------------------------
 
   // *p, p->m, p[i], s.m: an integer or pointer read from the process's memory (a bad address
-  // faults), a struct variable's member from its bytes. A struct, union or array stands for its
+  // faults, and one near scratch memory outside the bytes taken), a struct variable's member from
+  // its bytes. A struct, union or array stands for its
   // address.
   compiled_expr memory_read(const expr& e) {
     if (const auto v = object_variable(e); v && !e.t.is_object())
@@ -1273,10 +1273,11 @@ class compiler {
         const auto* bytes = v.object(r);
         return value{bytes ? load_integer(bytes + offset, t) : 0, {}};
       };
-    return [address = compile(e.kids[0]), offset = e.value, t = e.t](runner& r) {
+    return [address = compile(e.kids[0]), offset = e.value, t = e.t, checked = ir::loads_through_pointer(e)](runner& r) {
       const auto at = past(address(r).i, offset);
       if (t.is_object()) return value{at, {}};
       std::array<std::byte, 8> bytes{};
+      if (checked) scratch::mine().check_load(at, std::min<std::size_t>(t.size, 8));
       read_memory(bytes.data(), at, std::min<std::size_t>(t.size, 8));
       return value{load_integer(bytes.data(), t), {}};
     };
@@ -1357,6 +1358,17 @@ class compiler {
       const auto updated = ir::fit(past(old, step), t);
       if (bytes) store_integer(bytes, updated, t);
       return value{prefix ? updated : old, {}};
+    };
+  }
+
+  // rec = other: a whole struct or union variable's bytes copied from where the other is (a
+  // variable's bytes, scratch, the process's memory); the variable stands for its address after.
+  compiled_expr object_assign(const expr& e) {
+    return [target = variable(e.kids[0]), from = compile(e.kids[1])](runner& r) {
+      const auto at = from(r).i;
+      auto* bytes = target.object(r);
+      if (bytes && reinterpret_cast<std::int64_t>(bytes) != at) read_memory(bytes, at, target.object_size);
+      return target.load(r);
     };
   }
 

@@ -64,6 +64,14 @@ TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and 
         "out of scratch space\ninvalid size (0x10)\ninvalid address\n");
 }
 
+TEST_CASE("loads stores and copies through pointers into scratch are bounds-checked as dtrace-utils checks alloca()'d ones", "[inproc][scratch]") {
+  const auto text = run(testing::scratch_bounds, [] {});
+  CHECK(text.substr(0, text.find("--- faults\n")) == testing::scratch_bounds_output);
+  CHECK(text.substr(text.find("--- faults\n")) ==
+        "--- faults\ninvalid address\ninvalid address\ninvalid size (0x8)\ninvalid address\ninvalid address\n"
+        "invalid address\ninvalid address\ninvalid address\ninvalid size (0x8)\ninvalid size (0x2)\n");
+}
+
 TEST_CASE("an invalid address is the one the store aimed at", "[inproc][scratch]") {
   CHECK(run("BEGIN { x = (int *)alloca(4); *(x - 1) = 1; }\n"
             "BEGIN { c = (char *)alloca(15); c[16] += 1; }\n"
@@ -205,6 +213,6 @@ TEST_CASE("the kernel's types stay the kernel engine's", "[inproc][scratch]") {
   auto result = d::compile(source, options);
   REQUIRE(result.errors.empty());
   CHECK_THROWS_WITH(inproc::engine(result.program),
-                    Catch::Contains("the kernel's types and memory (curthread, struct members), array variables and "
-                                    "whole struct assignments are not available to the in-process engine"));
+                    Catch::Contains("the kernel's types and memory (curthread, struct members) are not available to "
+                                    "the in-process engine"));
 }

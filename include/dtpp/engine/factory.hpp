@@ -71,18 +71,11 @@ inline bool reads_table_memory(const ir::expr& e) {
          (ir::names_table_type(e.t) || ir::names_table_type(e.kids[0].t));
 }
 
-/// Whether an expression needs what the kernel engine alone has: memory of a type_table's types
-/// (above), an array variable, or a whole struct or union assigned.
-inline bool kernel_engine_only(const ir::program& program, const ir::expr& e) {
-  using kind = ir::expr::kind_t;
-  return reads_table_memory(e) ||
-         (e.kind == kind::variable && program.variables[e.index].value.kind == ir::type::category::array) ||
-         (e.kind == kind::assign && e.t.is_object());
-}
+/// Whether a program needs what the kernel engine alone has: memory of a type_table's types.
 inline bool kernel_engine_only(const ir::program& program) {
   bool reads = false;
   for (const auto& c : program.clauses)
-    ir::for_each_expression(c, [&](const ir::expr& e) { reads |= kernel_engine_only(program, e); });
+    ir::for_each_expression(c, [&](const ir::expr& e) { reads |= reads_table_memory(e); });
   return reads;
 }
 

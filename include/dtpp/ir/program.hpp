@@ -288,15 +288,29 @@ void for_each_expression(const clause& c, F&& f) {
   }
 }
 
-/// Whether a clause uses scratch memory (alloca(), copyin(), bcopy(), copyinto(), a store through
-/// a pointer): each run of it starts with none taken and every byte zero, as DTrace's.
+/// Whether `e` loads an integer through a pointer (*p, p->m, p[i]), not from a D variable's own
+/// bytes (rec.m, a[i], m[i][j]) nor a type_table's memory: a pointer that may point into scratch
+/// memory, whose bounds the load is checked against, as dtrace-utils checks an alloca()'d one's.
+inline bool loads_through_pointer(const expr& e) {
+  using kind = expr::kind_t;
+  if (e.kind != kind::memory || e.t.is_object() || names_table_type(e.t) || names_table_type(e.kids[0].t))
+    return false;
+  const expr* at = &e.kids[0];
+  while ((at->kind == kind::binary && at->operation == op::add) || (at->kind == kind::memory && at->t.is_object()))
+    at = &at->kids[0];
+  return at->kind != kind::variable || !at->t.is_object();
+}
+
+/// Whether a clause uses scratch memory (alloca(), copyin(), bcopy(), copyinto(), a store or load
+/// through a pointer): each run of it starts with none taken and every byte zero, as DTrace's.
 inline bool uses_scratch(const clause& c) {
   bool uses = false;
   for_each_expression(c, [&](const expr& e) {
     using kind = expr::kind_t;
     uses |= (e.kind == kind::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
                                       e.function == subroutine::bcopy || e.function == subroutine::copyinto)) ||
-            ((e.kind == kind::assign || e.kind == kind::increment) && e.kids[0].kind == kind::memory);
+            ((e.kind == kind::assign || e.kind == kind::increment) && e.kids[0].kind == kind::memory) ||
+            loads_through_pointer(e);
   });
   return uses;
 }
