@@ -58,11 +58,11 @@ void checker::declare_type(const ast::type_declaration& d) {
   } catch (const failed&) {
     return;
   }
-  if (!d.variable.empty()) {
+  for (const auto& variable : d.variables) {
     ast::declaration v;
-    v.type = d.keyword + " " + d.name + " " + d.variable_stars;
-    v.name = d.variable;
-    v.dimensions = d.dimensions;
+    v.type = d.keyword + " " + d.name + " " + variable.stars;
+    v.name = variable.name;
+    v.dimensions = variable.dimensions;
     v.where = d.where;
     declare(v);
   }

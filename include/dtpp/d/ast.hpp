@@ -77,7 +77,8 @@ struct pragma {
 /// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
 /// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an
 /// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
-/// type, wherever it is used.
+/// type, wherever it is used. `int a, *p, b[2];` is three of them, each with its own stars and
+/// brackets, as C binds them.
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;
@@ -100,16 +101,22 @@ struct declared_member {
   span where;
 };
 
+/// A variable declared with a struct, union or enum (`struct s { ... } a, *p, r[2];`): its own
+/// stars and dimensions.
+struct declarator {
+  std::string stars;  ///< "*" for `*p`
+  std::string name;
+  std::vector<std::string> dimensions;  ///< as ast::declaration's
+};
+
 /// `struct s { ... };`, `union u { ... };`, `enum e { ... };` or `typedef type name;`. A struct,
-/// union or enum may declare a variable of its type too (`struct s { int i; } *p;`, `... a[2];`).
+/// union or enum may declare variables of its type too (`struct s { int i; } *p, a[2];`).
 struct type_declaration {
   std::string keyword;  ///< "struct", "union", "enum" or "typedef"
   std::string name;     ///< the tag ("" for an anonymous enum) or the typedef's new name
   std::string type;     ///< a typedef's type
   std::vector<declared_member> members;
-  std::string variable_stars;  ///< "*" for `struct s { ... } *p;`
-  std::string variable;        ///< the variable declared with the type, if any
-  std::vector<std::string> dimensions;  ///< its dimensions, when an array (`struct s { ... } a[2];`)
+  std::vector<declarator> variables;  ///< those declared with the type
   span where;
 };
 

@@ -507,31 +507,70 @@ BOOST_SPIRIT_DEFINE(clause)
 
 // `[N]` (N as written; empty for `[]`) of an array's declaration.
 const auto array_dimension = '[' >> x3::raw[-(-x3::lit('-') >> integer_text)] >> ']';
-const auto push_dimension = [](auto& ctx) {
-  const auto& range = x3::_attr(ctx);
-  x3::_val(ctx).dimensions.emplace_back(range.begin(), range.end());
+// Adds a dimension to the one a declaration names last: dimensions_of(_val) says where it goes.
+const auto push_dimension_to = [](auto dimensions_of) {
+  return [dimensions_of](auto& ctx) {
+    const auto& range = x3::_attr(ctx);
+    dimensions_of(x3::_val(ctx)).emplace_back(range.begin(), range.end());
+  };
 };
 
-// `[inline] [self|this] type name [ '[' type, ... ']' | '[' count ']' ... ] [= expression] ;`
-x3::rule<class declaration, ast::declaration> const declaration = "declaration";
-const auto declaration_scope = [](const char* scope) {
-  return [scope](auto& ctx) { x3::_val(ctx).scope = scope; };
+// The stars of `* *name`, as written, and as D writes them ("**").
+const auto stars = x3::rule<class stars, std::string>{"'*'"} = x3::raw[*x3::lit('*')];
+inline std::string stars_of(const std::string& text) {
+  return std::string(static_cast<std::size_t>(std::count(text.begin(), text.end(), '*')), '*');
+}
+
+// A later declarator of a declaration (`q` or `*q` in `char *p, q, *r;`) takes the type the
+// declaration names without the first declarator's stars, and its own, as C binds them.
+template <class Item>
+Item next_declarator(const Item& first, const std::string& stars) {
+  Item next;
+  next.type = first.type.substr(0, first.type.find_last_not_of(" \t\r\n*") + 1);
+  if (!stars.empty()) next.type += " " + stars;
+  if constexpr (std::is_same_v<Item, ast::declaration>) next.scope = first.scope;
+  return next;
+}
+// `, *name` after a declarator: the next one, on the list the rule builds (a member's span is
+// its name, as member_name gives it).
+const auto push_next_declarator = [](auto& ctx) {
+  auto& list = x3::_val(ctx);
+  auto next = next_declarator(list.front(), stars_of(boost::fusion::at_c<0>(x3::_attr(ctx))));
+  next.name = boost::fusion::at_c<1>(x3::_attr(ctx));
+  if constexpr (std::is_same_v<decltype(next), ast::declared_member>) {
+    const auto end = end_of(ctx);
+    next.where = {static_cast<std::uint32_t>(end - next.name.size()), end};
+  }
+  list.push_back(std::move(next));
 };
+
+// `[inline] [self|this] type declarator, ... ;`, each declarator `name`, `*name`,
+// `name[N]...` or `name[type, ...]`, with `= expression` for an inline (the checker refuses it
+// elsewhere). An inline declares one name: a ',' after it is a syntax error, as in DTrace.
+x3::rule<class declaration, std::vector<ast::declaration>> const declaration = "declaration";
+const auto declaration_scope = [](const char* scope) {
+  return [scope](auto& ctx) { x3::_val(ctx).back().scope = scope; };
+};
+const auto declarator_tail =
+    -(+array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] |
+      ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).back().keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
+    -('=' > expression[([](auto& ctx) { x3::_val(ctx).back().value = x3::_attr(ctx); })]);
 const auto declaration_def = x3::omit[
-    -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).is_inline = true; })] >>
+    x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
+    -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
-    declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
-    identifier_text[([](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); })] >>
-    -(+array_dimension[push_dimension] |
-      ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
-    -('=' > expression[([](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); })]) >>
-    ';'];
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).back().type = x3::_attr(ctx); })] >>
+    identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })] >> declarator_tail >>
+    ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
+     (+((',' > stars > identifier_text)[push_next_declarator] > declarator_tail) > ';') | ';')];
 BOOST_SPIRIT_DEFINE(declaration)
 
-// The parts of type declarations and translators, each a declared_member.
+// The parts of type declarations and translators, each a declared_member (the last of a list).
+inline ast::declared_member& last_member(ast::declared_member& m) { return m; }
+inline ast::declared_member& last_member(std::vector<ast::declared_member>& members) { return members.back(); }
 const auto member_name = [](auto& ctx) {
-  auto& m = x3::_val(ctx);
+  auto& m = last_member(x3::_val(ctx));
   m.name = x3::_attr(ctx);
   const auto end = end_of(ctx);
   m.where = {static_cast<std::uint32_t>(end - m.name.size()), end};
@@ -539,12 +578,14 @@ const auto member_name = [](auto& ctx) {
 const auto member_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 const auto push_member = [](auto& ctx) { x3::_val(ctx).members.push_back(x3::_attr(ctx)); };
 
-// `type name;` or `type name[count];` in a struct or union.
-x3::rule<class struct_member, ast::declared_member> const struct_member = "member";
-const auto struct_member_def = x3::omit[
-    declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] >>
-    identifier_text[member_name] >>
-    -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).count = x3::_attr(ctx); })] > ']') > ';'];
+// `type name;`, `type name[count];` or `type a, *p, b[2];` in a struct or union.
+x3::rule<class struct_members, std::vector<ast::declared_member>> const struct_members = "member";
+const auto member_count = -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).back().count = x3::_attr(ctx); })] > ']');
+const auto struct_members_def = x3::omit[
+    x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
+    declared_type_name[([](auto& ctx) { x3::_val(ctx).back().type = x3::_attr(ctx); })] >>
+    identifier_text[member_name] >> member_count >>
+    *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.
 x3::rule<class enumerator, ast::declared_member> const enumerator = "enumerator";
@@ -562,17 +603,20 @@ const auto keyword_of = [](auto& ctx) {
   x3::_val(ctx).keyword.assign(range.begin(), range.end());
 };
 const auto tag_of = [](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); };
-const auto declared_variable =
-    -(x3::raw[*x3::lit('*')][([](auto& ctx) {
-        const auto& range = x3::_attr(ctx);
-        x3::_val(ctx).variable_stars = std::string(static_cast<std::size_t>(std::count(range.begin(), range.end(), '*')), '*');
-      })] >>
-      identifier_text[([](auto& ctx) { x3::_val(ctx).variable = x3::_attr(ctx); })] >> *array_dimension[push_dimension]) > ';';
+const auto declared_variables =
+    -(((stars >> identifier_text)[([](auto& ctx) {
+         const auto& attr = x3::_attr(ctx);
+         x3::_val(ctx).variables.push_back({stars_of(boost::fusion::at_c<0>(attr)), boost::fusion::at_c<1>(attr), {}});
+       })] >>
+       *array_dimension[push_dimension_to([](auto& d) -> auto& { return d.variables.back().dimensions; })]) % ',') > ';';
 const auto type_declaration_def = x3::omit[
     (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> identifier_text[tag_of] >>
-     '{' > *struct_member[push_member] > '}' > declared_variable) |
+     '{' > *struct_members[([](auto& ctx) {
+       auto& members = x3::_val(ctx).members;
+       members.insert(members.end(), x3::_attr(ctx).begin(), x3::_attr(ctx).end());
+     })] > '}' > declared_variables) |
     (x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> -identifier_text[tag_of] >>
-     '{' > (enumerator[push_member] % ',') > -x3::lit(',') > '}' > declared_variable) |
+     '{' > (enumerator[push_member] % ',') > -x3::lit(',') > '}' > declared_variables) |
     (x3::raw[x3::lexeme[x3::lit("typedef") >> word_end]][keyword_of] >
      declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] > identifier_text[tag_of] > ';')];
 
@@ -584,7 +628,7 @@ const auto translator_def = x3::omit[
     declared_type_name[([](auto& ctx) { x3::_val(ctx).input = x3::_attr(ctx); })] >
     identifier_text[([](auto& ctx) { x3::_val(ctx).parameter = x3::_attr(ctx); })] > '>' > '{' >
     *translator_member[push_member] > '}' > ';'];
-BOOST_SPIRIT_DEFINE(struct_member, enumerator, translator_member, type_declaration, translator)
+BOOST_SPIRIT_DEFINE(struct_members, enumerator, translator_member, type_declaration, translator)
 
 const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
                      x3::lexeme["//" >> *(x3::char_ - x3::eol)];
@@ -722,9 +766,10 @@ inline std::size_t clause_end(const std::string& text, std::size_t from) {
 inline std::size_t declaration_end(const std::string& text, std::size_t from) {
   const auto semicolon = text.find(';', from);
   if (semicolon < text.find('{', from)) return semicolon + 1;
+  // After the braces, the variables it declares (`} a, *p;`) up to its ';'.
   const auto end = clause_end(text, from);
-  const auto next = text.find_first_not_of(" \t\r\n", end);
-  return next != std::string::npos && text[next] == ';' ? next + 1 : end;
+  const auto next = text.find(';', end);
+  return next < text.find('{', end) ? next + 1 : end;
 }
 
 inline bool starts_with_word(const std::string& text, std::size_t at, std::string_view word) {
@@ -834,10 +879,18 @@ parse_result parse(const source_file& source) {
         // A type or translator ends at its ';', before the blanks phrase_parse skipped after it
         // (its errors are reported on that line, as DTrace's); a variable's span keeps them.
         auto end = at;
-        if constexpr (!std::is_same_v<decltype(item), ast::declaration>)
+        const ast::span where{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end)};
+        if constexpr (std::is_same_v<decltype(item), std::vector<ast::declaration>>) {
+          // Each variable of `int a, b;` spans the whole declaration.
+          for (auto& variable : item) {
+            variable.where = where;
+            result.program.items.emplace_back(std::move(variable));
+          }
+        } else {
           while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
-        item.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end)};
-        result.program.items.emplace_back(std::move(item));
+          item.where = {where.begin, static_cast<std::uint32_t>(end)};
+          result.program.items.emplace_back(std::move(item));
+        }
         return attempt::parsed;
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
         const auto where = static_cast<std::size_t>(failure.where() - text.cbegin());
@@ -851,7 +904,7 @@ parse_result parse(const source_file& source) {
     };
     if (try_parse(parser::type_declaration, ast::type_declaration{}) != attempt::no ||
         try_parse(parser::translator, ast::translator{}) != attempt::no ||
-        try_parse(parser::declaration, ast::declaration{}) != attempt::no)
+        try_parse(parser::declaration, std::vector<ast::declaration>{}) != attempt::no)
       continue;
     ast::clause c;
     try {
