@@ -31,6 +31,7 @@
 #include "detach.hpp"
 #include "fd.hpp"
 #include "loader_events.hpp"
+#include "dtpp/engine/probe_ids.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/print/frames.hpp"
@@ -455,6 +456,7 @@ struct driver::state {
   fd loads;                 // the counters (an array map)
   std::vector<fd> loaders;  // their programs
   std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
+  probe_numbering numbering;                    // their ids
   event_subsystems tracefs_events;  // read once for the run
 
   // PROVIDER*:::NAME descriptions follow the processes that start, or map objects, during the run
@@ -497,6 +499,11 @@ struct driver::state {
         for (auto& t : matched) bind(ci, pi, std::move(t), 0);
       }
     }
+    // In id order, as probes() gives them (the probes a run finds later come after: pid and USDT
+    // probes are numbered after every listed one, in order).
+    std::sort(targets.begin(), targets.end(), [](const target& a, const target& b) { return a.info.id < b.info.id; });
+    by_name.clear();
+    for (std::size_t i = 0; i < targets.size(); ++i) by_name.emplace(place_name(targets[i]), i);
     keep_entries_with_returns(0);
     for (const auto& t : targets) infos.push_back(t.info);
   }
@@ -519,18 +526,22 @@ struct driver::state {
     }
   }
 
+  // A probe's name and, for a uprobe, its place: two objects' sites may share a name (two
+  // programs' a.out`main, every process's providers named alike): each place is a probe of its own.
+  static std::string place_name(const target& t) {
+    return full_name(t.info) + (t.uprobe_path.empty() ? "" : " " + t.uprobe_path + "+" + std::to_string(t.uprobe_offset));
+  }
+
   // Gives clause `ci` to the probe `t` names (by the clause's description `pi`, whose statement
   // it runs as there), making it a new target when it is none yet; one known already gets it
   // only when it is not placed yet (its index at or after `placed`: a loaded program's clauses
   // are fixed). Says whether `t` was new.
   bool bind(std::uint32_t ci, std::size_t pi, target t, std::size_t placed) {
-    // Two objects' sites may share a name (two programs' a.out`main, every process's providers
-    // named alike): each place is a probe of its own.
-    const auto name = full_name(t.info) + (t.uprobe_path.empty() ? "" : " " + t.uprobe_path + "+" + std::to_string(t.uprobe_offset));
+    const auto name = place_name(t);
     auto it = by_name.find(name);
     const bool fresh = it == by_name.end();
     if (fresh) {
-      t.info.id = static_cast<std::uint32_t>(targets.size() + 1);
+      t.info.id = numbering.id(t);
       targets.push_back(std::move(t));
       it = by_name.emplace(name, targets.size() - 1).first;
     }
@@ -1128,33 +1139,36 @@ std::optional<std::string> unavailable() {
 
 namespace {
 
-std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id, event_subsystems& events) {
+// The probes the descriptions match (every kernel probe but dtrace's and profile's, when none is
+// given), numbered as a run of them would number them: in order, each once.
+std::vector<probe_info> list_probes(std::span<const ir::probe> descriptions) {
+  event_subsystems events;
+  probe_numbering numbering;
   std::vector<probe_info> out;
-  const auto add = [&](const ir::probe& d) {
+  std::set<std::uint32_t> listed;
+  const auto add = [&](const ir::probe& d, bool in_process_too) {
     for (auto& t : match_probes(d, events)) {
-      const bool in_process_too = t.type == target::kind::begin || t.type == target::kind::end ||
-                                  t.type == target::kind::error ||
-                                  t.type == target::kind::profile || t.type == target::kind::tick;
-      if (!description && in_process_too) continue;  // the full list has them from the in-process engine
-      t.info.id = first_id + static_cast<std::uint32_t>(out.size());
-      out.push_back(t.info);
+      const bool in_process = t.type == target::kind::begin || t.type == target::kind::end ||
+                              t.type == target::kind::error || t.type == target::kind::profile ||
+                              t.type == target::kind::tick;
+      if (in_process && !in_process_too) continue;
+      t.info.id = numbering.id(t);
+      if (listed.insert(t.info.id).second) out.push_back(t.info);
     }
   };
-  if (description) {
-    add(*description);
+  if (!descriptions.empty()) {
+    for (const auto& d : descriptions) add(d, true);
   } else {
-    add({"syscall", "", "", "", {}});
-    add({"tracepoint", "", "", "", {}});
-    for (const char* provider : {"sched", "proc", "io"}) add({provider, "", "", "", {}});
+    for (const char* provider : {"syscall", "tracepoint", "sched", "proc", "io"}) add({provider, "", "", "", {}}, false);
   }
+  engine::sort_by_id(out);
   return out;
 }
 
 }  // namespace
 
-std::vector<probe_info> list_probes(const ir::probe* description, std::uint32_t first_id) {
-  event_subsystems events;
-  return list_probes(description, first_id, events);
+std::vector<probe_info> list_probes(const ir::probe* description) {
+  return description ? list_probes(std::span(description, 1)) : list_probes(std::span<const ir::probe>());
 }
 
 driver::driver(const ir::program& program, driver_options options) : state_(std::make_unique<state>()) {
@@ -1278,13 +1292,9 @@ engine::factory engine_factory() {
       // list when every probe is listed.
       .probes = [](const ir::program* program, const engine::run_options&) {
         if (!program) return unavailable() ? std::vector<probe_info>{} : list_probes();
-        std::vector<probe_info> probes;
-        event_subsystems events;
-        for (const auto& c : program->clauses)
-          for (const auto& p : c.probes)
-            for (auto& info : list_probes(&p, static_cast<std::uint32_t>(probes.size() + 1), events))
-              probes.push_back(std::move(info));
-        return probes;
+        std::vector<ir::probe> descriptions;
+        for (const auto& c : program->clauses) descriptions.insert(descriptions.end(), c.probes.begin(), c.probes.end());
+        return list_probes(std::span<const ir::probe>(descriptions));
       },
       .types = kernel_types,
   };

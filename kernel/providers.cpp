@@ -1,5 +1,6 @@
 #include "providers.hpp"
 
+#include "dtpp/engine/probe_ids.hpp"
 #include "dtpp/ir/period.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/symbols/cache.hpp"
@@ -598,6 +599,55 @@ std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
     }
   }
   return out;
+}
+
+const probe_numbering::syscall_names& probe_numbering::syscalls() {
+  if (!syscalls_) {
+    auto& names = syscalls_.emplace();
+    for (const auto& event : entries(tracefs() + "/events/syscalls", true)) {
+      if (event.rfind("sys_enter_", 0) == 0) names.entries.push_back(event.substr(10));
+      if (event.rfind("sys_exit_", 0) == 0) names.returns.push_back(event.substr(9));
+    }
+  }
+  return *syscalls_;
+}
+
+const std::vector<std::pair<std::string, std::string>>& probe_numbering::tracepoints() {
+  if (!tracepoints_) {
+    auto& out = tracepoints_.emplace();
+    for (const auto& subsystem : entries(tracefs() + "/events", true))
+      if (subsystem != "syscalls" && subsystem != "ftrace")
+        for (auto& event : entries(tracefs() + "/events/" + subsystem, true)) out.emplace_back(subsystem, std::move(event));
+  }
+  return *tracepoints_;
+}
+
+std::uint32_t probe_numbering::id(const target& t) {
+  if (const auto listed = engine::listed_id(t.info.provider, t.info.name)) return listed;
+  // Each list's probes from `next` on, in the list's (sorted) order; 0: not in it.
+  auto next = engine::first_engine_id;
+  const auto position = [&](const auto& list, const auto& item) -> std::uint32_t {
+    const auto it = std::lower_bound(list.begin(), list.end(), item);
+    return it != list.end() && *it == item ? next + static_cast<std::uint32_t>(it - list.begin()) : 0;
+  };
+  const auto& calls = syscalls();
+  if (t.type == target::kind::syscall_entry)
+    if (const auto id = position(calls.entries, t.info.function)) return id;
+  next += static_cast<std::uint32_t>(calls.entries.size());
+  if (t.type == target::kind::syscall_return)
+    if (const auto id = position(calls.returns, t.info.function)) return id;
+  next += static_cast<std::uint32_t>(calls.returns.size());
+  const auto& events = tracepoints();
+  if (t.type == target::kind::tracepoint && t.info.provider == "tracepoint")
+    if (const auto id = position(events, std::pair(t.info.module, t.info.name))) return id;
+  next += static_cast<std::uint32_t>(events.size());
+  for (const auto& s : stable_probes)
+    if (t.type == target::kind::tracepoint && t.info.provider == s.provider && t.info.name == s.name)
+      return next + static_cast<std::uint32_t>(&s - stable_probes);
+  next += static_cast<std::uint32_t>(std::size(stable_probes));
+  const auto place = t.info.provider + ":" + t.info.module + ":" + t.info.function + ":" + t.info.name + " " +
+                     t.uprobe_path + "+" + std::to_string(t.uprobe_offset);
+  return unlisted_.try_emplace(place, next + static_cast<std::uint32_t>(unlisted_.size())).first->second;
 }
 
 bool names_kernel_provider(const ir::probe& d) {

@@ -3,9 +3,11 @@
 // tracepoint as tracepoint:SUBSYSTEM::EVENT. Read from tracefs, which is mounted when missing.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen.hpp"
@@ -37,6 +39,29 @@ class event_subsystems {
 /// by name, tracepoints by subsystem and event). Targets carry the tracepoint id and argument
 /// layout read from tracefs; `info.clauses` is left empty. `events` serves bare names.
 std::vector<target> match_probes(const ir::probe& description, event_subsystems& events);
+
+/// The ids of the kernel's probes (dtpp/engine/probe_ids.hpp): dtrace's and profile's listed
+/// ones, then from engine::first_engine_id on in the order list_probes() lists the kernel's: each
+/// system call's entry, each one's return, the tracepoints by subsystem and event, the stable
+/// probes (sched, proc, io); the probes no list holds (pid and USDT probes, another profile
+/// rate) after all of those, in the order first numbered. Reads tracefs only as far as the
+/// probes numbered need (BEGIN's id costs nothing), once.
+class probe_numbering {
+ public:
+  /// A probe's id, the same on every call for the same probe (pid and USDT ones by place).
+  std::uint32_t id(const target& t);
+
+ private:
+  struct syscall_names {
+    std::vector<std::string> entries, returns;  // the system calls of each, sorted
+  };
+  const syscall_names& syscalls();
+  const std::vector<std::pair<std::string, std::string>>& tracepoints();
+
+  std::optional<syscall_names> syscalls_;
+  std::optional<std::vector<std::pair<std::string, std::string>>> tracepoints_;  // (subsystem, event), sorted
+  std::map<std::string, std::uint32_t> unlisted_;
+};
 
 /// Why the kernel cannot serve a probe description (fbt, or a stable probe such as
 /// sched:::on-cpu that needs a kprobe or an fentry program); nothing when no reason is known.

@@ -15,7 +15,7 @@ principal_buffer::principal_buffer(const ir::program& program, std::span<const e
   for (const auto& c : program.clauses) extents_.push_back({c.buffer_size, c.buffer_alignment});
   for (const auto& probe : probes) {
     const bool end = probe.provider == "dtrace" && probe.name == "END";
-    is_end_.push_back(end);
+    if (end) end_id_ = probe.id;
     // fill keeps room for every END clause, at its worst alignment.
     if (end && policy_ == policy::fill)
       for (const auto c : probe.clauses)
@@ -27,7 +27,7 @@ principal_buffer::principal_buffer(const ir::program& program, std::span<const e
 bool principal_buffer::fits_fill(const engine::firing& f) {
   const auto& e = extents_[f.epid - 1];
   if (e.size == 0) return true;
-  const bool end = is_end_[f.probe - 1];
+  const bool end = f.probe == end_id_;
   auto& used = filled_[f.cpu];
   const auto after = round_up(used, e.alignment) + e.size;
   if (after > bufsize_ - (end ? 0 : end_reserve_)) return false;
@@ -43,7 +43,7 @@ std::vector<engine::firing> principal_buffer::admit(std::vector<engine::firing> 
       std::vector<engine::firing> out;
       for (auto& f : taken) {
         // Once full, only END's firings (in their reserve) are kept.
-        if (full_ && !is_end_[f.probe - 1]) continue;
+        if (full_ && f.probe != end_id_) continue;
         if (fits_fill(f)) out.push_back(std::move(f));
         else full_ = true;
       }

@@ -256,7 +256,7 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
         if (!s.records.empty()) carry_out(s, f);
       continue;
     }
-    const probe_data probe{engine_->probes()[f.probe - 1], clause, f.epid, f.cpu, f.data};
+    const probe_data probe{engine::probe_with_id(engine_->probes(), f.probe), clause, f.epid, f.cpu, f.data};
     if (on_probe && check(on_probe(probe)) == consume::next) continue;
     printer_.open(f, text);
     for (const auto& s : clause.statements) {
@@ -288,7 +288,7 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
 void session::report_faults() {
   for (const auto& f : engine_->take_faults()) {
     ++faults_;
-    const fault_data fault{engine_->probes()[f.probe - 1], f};
+    const fault_data fault{engine::probe_with_id(engine_->probes(), f.probe), f};
     if (!on_fault_)
       throw error(errc::probe_fault, "failed to consume records: Abort due to error: " + fault.message());
     on_fault_(fault);

@@ -52,7 +52,7 @@ compile_result checker::run(const ast::program& program) {
     const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);
     if ((declares && !result_.errors.empty()) || probes_refused_) return std::move(result_);
   }
-  result_.program.scratchsize = (options_.scratchsize + 7) & ~7u;
+  result_.program.scratchsize = options_.scratch_bytes();
   if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
     error("D_EMPTY", "empty D program translation unit",
           {static_cast<std::uint32_t>(source_.text().size()),

@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "dtpp/engine/probe_ids.hpp"
 #include "dtpp/ir/period.hpp"
 #include "state.hpp"
 
@@ -59,11 +60,19 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
 
   using detail::bound_probe;
   std::map<std::string, std::size_t> by_name;  // provider:module:function:name -> probes index
+  // Ids as available_probes() lists them; another profile rate's after the whole list.
+  const auto sites = probe_sites();
+  auto unlisted_id = dtpp::engine::first_engine_id + static_cast<std::uint32_t>(sites.size());
+  const auto id_of = [&](const bound_probe& b) {
+    if (b.site) return dtpp::engine::first_engine_id + static_cast<std::uint32_t>(b.site - sites.data());
+    const auto listed = dtpp::engine::listed_id(b.info.provider, b.info.name);
+    return listed ? listed : unlisted_id++;
+  };
   const auto bind = [&](bound_probe candidate, std::uint32_t clause, std::uint32_t statement) {
     const auto key = candidate.info.provider + ":" + candidate.info.module + ":" + candidate.info.function + ":" + candidate.info.name;
     auto it = by_name.find(key);
     if (it == by_name.end()) {
-      candidate.info.id = static_cast<std::uint32_t>(st.probes.size() + 1);
+      candidate.info.id = id_of(candidate);
       st.probes.push_back(std::move(candidate));
       it = by_name.emplace(key, st.probes.size() - 1).first;
     }
@@ -117,6 +126,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
                            p.where, "D_PDESC_ZERO");
     }
   }
+  std::sort(st.probes.begin(), st.probes.end(), [](const bound_probe& a, const bound_probe& b) { return a.info.id < b.info.id; });
   for (auto& b : st.probes) {
     for (std::size_t i = 0; i < b.info.clauses.size(); ++i)
       b.compiled.push_back(detail::compile_clause(st, b, st.program.clauses[b.info.clauses[i]], b.info.statements[i]));
@@ -146,15 +156,12 @@ engine::~engine() {
 
 std::vector<probe_info> available_probes(const engine_options& options) {
   std::vector<probe_info> out;
-  const auto add = [&](const char* provider, std::string module, std::string function, std::string name) {
+  const auto add = [&](const char* provider, std::string module, std::string function, std::string_view name) {
     out.push_back({static_cast<std::uint32_t>(out.size() + 1), provider, std::move(module),
-                   std::move(function), std::move(name), {}, {}});
+                   std::move(function), std::string(name), {}, {}});
   };
-  for (const char* name : {"BEGIN", "END", "ERROR"}) add("dtrace", "", "", name);
-  for (const char* name : {"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999",
-                           "profile-4001", "profile-4999", "tick-1", "tick-10", "tick-100",
-                           "tick-500", "tick-1000", "tick-5000"})
-    add("profile", "", "", name);
+  for (const auto name : dtpp::engine::dtrace_probes) add("dtrace", "", "", name);
+  for (const auto name : dtpp::engine::listed_profile_probes) add("profile", "", "", name);
   for (const auto& site : probe_sites()) add(site.provider, options.program_name, site.function, site.name);
   return out;
 }
@@ -165,14 +172,15 @@ const std::vector<probe_info>& engine::probes() const { return state_->infos; }
 
 void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
   auto& st = *state_;
-  if (probe == 0 || probe > st.probes.size()) return;
+  const auto bound = std::find_if(st.probes.begin(), st.probes.end(), [&](const auto& b) { return b.info.id == probe; });
+  if (bound == st.probes.end()) return;
   auto cpu = detail::runner::this_cpu;
   if (st.options.cpu) {
     const int here = ::sched_getcpu();
     if (here < 0 || static_cast<std::uint32_t>(here) != *st.options.cpu) return;
     cpu = *st.options.cpu;
   }
-  detail::runner(st, st.probes[probe - 1], args, cpu, __builtin_return_address(0)).run();
+  detail::runner(st, *bound, args, cpu, __builtin_return_address(0)).run();
 }
 
 void engine::go() {

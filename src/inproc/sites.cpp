@@ -85,9 +85,9 @@ void attach_sites(engine::state& st) {
   const bool uses_sites = std::any_of(st.probes.begin(), st.probes.end(), [](const auto& b) { return b.site != nullptr; });
   if (uses_sites && !active_engine.compare_exchange_strong(none, &st))
     throw engine_error("another D program already has this process's DTPP_PROBE sites");
-  for (auto& b : st.probes)
-    if (b.site) {
-      b.site->probe = b.info.id;
+  for (std::size_t i = 0; i < st.probes.size(); ++i)
+    if (auto& b = st.probes[i]; b.site) {
+      b.site->probe = static_cast<std::uint32_t>(i + 1);
       b.site->enabled.store(true, std::memory_order_release);
     }
 }

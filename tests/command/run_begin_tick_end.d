@@ -1,4 +1,4 @@
-/* BEGIN, tick-N and END in order; exit()'s status; aggregations printed at the end. */
+/* BEGIN, tick-N (tick-100: a listed rate, whose id is the same in both engines) and END in order; exit()'s status; aggregations printed at the end. */
 BEGIN
 {
 	printf("hello %s %d\n", "world", 42);
@@ -10,13 +10,13 @@ BEGIN
 	i = 0;
 }
 
-tick-10ms
+tick-100
 /i++ < 3/
 {
 	trace(i);
 }
 
-tick-10ms
+tick-100
 /i >= 3/
 {
 	printa("%s %@d\n", @c);

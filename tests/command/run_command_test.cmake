@@ -70,6 +70,16 @@ string(REGEX REPLACE "pid[0-9]+:" "pidPID:" err "${err}")  # a pid provider of a
 # A fault's pc differs from engine to engine (and from one code generator to the next); as
 # dtrace-utils' runtest.sh does, a non-zero one is masked (0 is no pc, and stays to fail).
 string(REGEX REPLACE "at BPF pc [1-9][0-9]*" "at BPF pc NNN" err "${err}")
+# A kernel probe's id is its place among the machine's system calls and tracepoints (dtrace -l's
+# order): it becomes NNN in fault lines and in a listing (whose text holds no NUL byte to lose).
+set(kernel_providers "syscall|tracepoint|sched|proc|io")
+string(REGEX REPLACE "for probe ID [0-9]+ \\((${kernel_providers}):" "for probe ID NNN (\\1:" err "${err}")
+file(READ "${stdout_file}" listing LIMIT 32)
+if(listing MATCHES "^   ID   PROVIDER ")
+  file(READ "${stdout_file}" listing)
+  string(REGEX REPLACE "(^|\n) *[0-9]+( +(${kernel_providers}) )" "\\1  NNN\\2" listing "${listing}")
+  file(WRITE "${stdout_file}" "${listing}")
+endif()
 set(parts "${stdout_file}")
 if(NOT err STREQUAL "")
   file(WRITE "${stderr_file}" "--- stderr\n${err}")

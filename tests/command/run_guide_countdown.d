@@ -8,7 +8,7 @@ BEGIN
 	left = 6;
 }
 
-tick-1ms
+tick-1000
 /left > 0/
 {
 	trace(left--);
@@ -16,7 +16,7 @@ tick-1ms
 	@linear["left, one by one"] = lquantize(left, 0, 6, 1);
 }
 
-tick-1ms
+tick-1000
 /left == 0/
 {
 	trace("liftoff");

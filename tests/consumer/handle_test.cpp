@@ -438,7 +438,7 @@ TEST_CASE("a callback can skip records and firings, or abort", "[consumer][handl
 
 TEST_CASE("work() with callbacks that accept everything prints what dtrace(1) prints",
           "[consumer][handle]") {
-  // tests/command/run_begin_tick_end through the handle: BEGIN, tick-10ms, printa, END and the
+  // tests/command/run_begin_tick_end through the handle: BEGIN, tick-100, printa, END and the
   // aggregations left for the end, exactly as its golden output (stdout) has them.
   auto h = running_script(command_test("run_begin_tick_end.d"));
   memory_file out;

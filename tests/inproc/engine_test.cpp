@@ -25,6 +25,14 @@ using namespace dtpp;
 
 namespace {
 
+// The id dtrace -l gives the testapp site `name`.
+std::uint32_t site_id(const std::string& name) {
+  for (const auto& p : inproc::available_probes())
+    if (p.provider == "testapp" && p.name == name) return p.id;
+  FAIL("no site " << name);
+  return 0;
+}
+
 // Runs a program to its end (BEGIN, then `body` with the probes enabled, then END) and returns
 // what dtrace(1) would print, quietly.
 template <class Body>
@@ -145,7 +153,30 @@ TEST_CASE("a fault fires the ERROR probe with DTrace's arguments", "[inproc]") {
                        "ERROR { printf(\"error: probe %d clause %d fault %d value %d\\n\", arg1, arg2, arg4, arg5); }\n"
                        "testapp:::response { trace(copyinstr(arg0)); }\n",
                        [](auto&) { response(16); });
-  CHECK(out == "error: probe 1 clause 0 fault 4 value 0\nerror: probe 3 clause 2 fault 1 value 16\n\n");
+  CHECK(out == "error: probe 1 clause 0 fault 4 value 0\nerror: probe " + std::to_string(site_id("response")) +
+                   " clause 2 fault 1 value 16\n\n");
+}
+
+TEST_CASE("probe ids are dtrace-utils': BEGIN 1, END 2, ERROR 3 whatever the order named, then the listing's",
+          "[inproc][ids]") {
+  const auto out = run("int zero;\n"
+                       "ERROR { printf(\"ERROR %d %d\\n\", id, arg1); }\n"
+                       "tick-1s { printf(\"tick-1s %d\\n\", id); }\n"
+                       "END { printf(\"END %d\\n\", id); }\n"
+                       "testapp:::response { printf(\"response %d\\n\", id); }\n"
+                       "BEGIN { printf(\"BEGIN %d\\n\", id); }\n"
+                       "BEGIN { x = 1 / zero; }\n"
+                       "tick-5000 { printf(\"%d\\n\", id); }\n",
+                       [](auto&) { response(1); });
+  CHECK(out == "BEGIN 1\nERROR 3 1\nresponse " + std::to_string(site_id("response")) + "\nEND 2\n\n");
+  // As dtrace -l lists them: the listed probes at their place, tick-1s (unlisted) after them.
+  inproc::engine engine(compiled("tick-1s, tick-5000, END, testapp:::response, BEGIN {}"));
+  std::vector<std::string> probes;
+  for (const auto& p : engine.probes()) probes.push_back(std::to_string(p.id) + " " + p.name);
+  const auto listed = inproc::available_probes().size();
+  CHECK(probes == std::vector<std::string>{"1 BEGIN", "2 END", "16 tick-5000",
+                                           std::to_string(site_id("response")) + " response",
+                                           std::to_string(listed + 1) + " tick-1s"});
 }
 
 TEST_CASE("copyinstr of a bad address faults instead of crashing", "[inproc]") {

@@ -33,6 +33,7 @@
 #include "../thread_cpu.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/d/check.hpp"
+#include "dtpp/engine/probe_ids.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
@@ -207,6 +208,33 @@ TEST_CASE("many system calls share one raw_syscalls program and are still told a
         std::map<std::string, std::int64_t>{{"getppid,entry", 2000}, {"read,entry", 1400}, {"write,entry", 600}});
   CHECK(first_words(k.aggregation(2).snapshot()) == std::map<std::string, std::int64_t>{{"", 90}});
   CHECK(first_words(k.aggregation(3).snapshot()) == std::map<std::string, std::int64_t>{{"", -9}});
+}
+
+TEST_CASE("probe ids are dtrace-utils': BEGIN 1, END 2, ERROR 3, a kernel probe's its place in dtpp -l", "[kernel][ids]") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("ERROR {} tracepoint:signal::signal_generate {} syscall::getppid:entry /pid == " + me() +
+                           "/ { @ = max(id); } END {} BEGIN {}"));
+  std::vector<std::string> bound;
+  for (const auto& p : k.probes()) bound.push_back(p.provider + ":" + p.name);
+  CHECK(bound == std::vector<std::string>{"dtrace:BEGIN", "dtrace:END", "dtrace:ERROR", "syscall:entry", "tracepoint:signal_generate"});
+  CHECK(k.probes()[0].id == 1);
+  CHECK(k.probes()[1].id == 2);
+  CHECK(k.probes()[2].id == 3);
+  // The full listing (after dtrace's and profile's 16) has each kernel probe at its id.
+  const auto listing = kernel::list_probes();
+  REQUIRE(!listing.empty());
+  CHECK(listing.front().id == 17);
+  for (std::size_t i = 3; i < k.probes().size(); ++i) {
+    const auto& p = k.probes()[i];
+    const auto listed = std::find_if(listing.begin(), listing.end(), [&](const auto& l) { return l.id == p.id; });
+    REQUIRE(listed != listing.end());
+    CHECK(listed->provider + ":" + listed->module + ":" + listed->function + ":" + listed->name ==
+          p.provider + ":" + p.module + ":" + p.function + ":" + p.name);
+  }
+  k.go();
+  ::syscall(SYS_getppid);
+  k.stop();
+  CHECK(first_words(k.aggregation(1).snapshot()) == std::map<std::string, std::int64_t>{{"", k.probes()[3].id}});
 }
 
 TEST_CASE("any tracepoint is a probe, its fields after the common ones are its arguments") {
@@ -1126,7 +1154,7 @@ TEST_CASE("a probe the kernel will not attach is skipped and reported, and with 
     REQUIRE(faults.size() == 1);
     CHECK(faults[0].epid == 0);
     CHECK(faults[0].what == "Failed to enable tracepoint:irq_vectors::irq_work_exit");
-    const auto& skipped = k.probes().at(faults[0].probe - 1);
+    const auto& skipped = engine::probe_with_id(k.probes(), faults[0].probe);
     CHECK(skipped.module + ":" + skipped.name == "irq_vectors:irq_work_exit");
     CHECK(first_words(k.aggregation(1).snapshot())[""] == 10);
   }

@@ -476,12 +476,11 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
 int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
   std::string text;
   print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-  std::uint32_t id = 0;
   const engine::run_options run{.program_name = s.name};
   const auto engines = kernel::engines();
   const auto add = [&](const std::vector<engine::probe_info>& probes) {
     for (const auto& p : probes) {
-      print::detail::append(text, "%5u %10s %17s %33s %s\n", ++id, p.provider.c_str(), p.module.c_str(),
+      print::detail::append(text, "%5u %10s %17s %33s %s\n", p.id, p.provider.c_str(), p.module.c_str(),
                             p.function.c_str(), p.name.c_str());
       if (!s.verbose) continue;
       auto* types = engine::types_of(engines);

@@ -44,7 +44,7 @@ class principal_buffer {
   std::uint64_t bufsize_;
   std::uint64_t end_reserve_ = 0;
   std::vector<extent> extents_;                     // by clause index (epid - 1)
-  std::vector<bool> is_end_;                        // by probe index (id - 1)
+  std::uint32_t end_id_ = 0;                        // dtrace:::END's probe id, when enabled
   std::map<std::uint32_t, std::uint64_t> filled_;   // fill: bytes used, by CPU
   std::map<std::uint32_t, std::deque<kept>> rings_; // ring: newest firings, by CPU
   std::map<std::uint32_t, std::uint64_t> ring_bytes_;

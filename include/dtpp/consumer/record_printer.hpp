@@ -19,6 +19,7 @@
 #include "dtpp/agg/joined.hpp"
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/consumer/flow_indent.hpp"
+#include "dtpp/engine/probe_ids.hpp"
 #include "dtpp/engine/source.hpp"
 #include "dtpp/ir/program.hpp"
 #include "dtpp/options/set.hpp"
@@ -121,7 +122,7 @@ class record_printer {
         print::detail::append(out, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
       heading_ = true;
     }
-    const auto& probe = engine_.probes()[f.probe - 1];
+    const auto& probe = engine::probe_with_id(engine_.probes(), f.probe);
     const auto name = probe.function + ":" + probe.name;
     if (options_.testing)
       print::detail::append(out, "%32s ", name.c_str());
@@ -139,7 +140,7 @@ class record_printer {
         print::detail::append(out, "%3s %-41s\n", "CPU", "FUNCTION");
       heading_ = true;
     }
-    const auto column = flow_.function_column(engine_.probes()[f.probe - 1], f);
+    const auto column = flow_.function_column(engine::probe_with_id(engine_.probes(), f.probe), f);
     if (options_.testing)
       print::detail::append(out, "%-41s ", column.c_str());
     else
@@ -305,7 +306,7 @@ class record_printer {
   const std::string& firing_prefix(const engine::firing& f) {
     auto& prefix = firing_prefixes_[{f.probe, f.epid, f.cpu}];
     if (prefix.empty()) {
-      prefix = print::json_text(print::json_firing(f, engine_.probes()[f.probe - 1]));
+      prefix = print::json_text(print::json_firing(f, engine::probe_with_id(engine_.probes(), f.probe)));
       prefix.resize(prefix.size() - 3);
       prefix += '[';
     }

@@ -39,6 +39,10 @@ struct compile_options {
   /// the program): its translators and inlines are checked where a program uses them, so that
   /// one that uses none costs nothing (no BTF read) and runs on any engine.
   std::uint32_t library_end = 0;
+
+  /// The scratch bytes a clause has: scratchsize rounded up to 8, as dtrace-utils rounds it
+  /// (alloca(N) and copyin() of a constant N beyond it are D_ALLOCA_SIZE).
+  std::uint32_t scratch_bytes() const { return (scratchsize + 7) & ~7u; }
 };
 
 /// Takes the stackframes, ustackframes and maxframes options (others are left alone).

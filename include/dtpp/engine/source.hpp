@@ -31,7 +31,7 @@ class error : public std::runtime_error {
 
 /// One probe the program enabled, as dtrace -l would list it.
 struct probe_info {
-  std::uint32_t id = 0;
+  std::uint32_t id = 0;  ///< as dtrace -l lists it and `id` reads it (probe_ids.hpp)
   std::string provider, module, function, name;
   std::vector<std::uint32_t> clauses;  ///< the clauses it runs: indexes into program.clauses, in order
   /// Beside each of `clauses`: the statement it runs as here (fault::statement, dt_clause_N), that
@@ -89,6 +89,7 @@ class source {
   virtual ~source() = default;
 
   virtual const ir::program& program() const = 0;
+  /// The probes the program enabled, in id order (probe_ids.hpp says how ids are given).
   virtual const std::vector<probe_info>& probes() const = 0;
 
   /// Fires BEGIN, then enables the program's probes.

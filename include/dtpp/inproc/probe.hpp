@@ -23,7 +23,7 @@ struct probe_site {
   const char* name;
   const char* function;
   std::atomic<bool> enabled{false};
-  std::uint32_t probe = 0;  ///< the engine's probe id, set before `enabled`
+  std::uint32_t probe = 0;  ///< 1 + the engine's index of its bound probe, set before `enabled`
 };
 
 /// Every DTPP_PROBE site of the executable (an empty span when it has none).

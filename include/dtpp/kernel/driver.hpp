@@ -55,9 +55,10 @@ std::optional<std::string> unavailable();
 /// the reason.
 bool names_kernel_provider(const ir::probe& description);
 
-/// The kernel probes a description matches, or every kernel probe when none is given, as
-/// dtrace -l lists them (ids from `first_id` on).
-std::vector<probe_info> list_probes(const ir::probe* description = nullptr, std::uint32_t first_id = 1);
+/// The kernel probes a description matches, or every kernel probe when none is given (but
+/// dtrace's and profile's, which the in-process engine lists), as dtrace -l lists them: in id
+/// order, with the ids a run gives them (dtpp/engine/probe_ids.hpp).
+std::vector<probe_info> list_probes(const ir::probe* description = nullptr);
 
 /// The kernel engine as a consumer chooses engines (engine::select): it claims programs naming
 /// syscall, tracepoint or profile-N probes, and runs any program -x engine=kernel sends it.
