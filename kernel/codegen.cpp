@@ -2406,21 +2406,11 @@ class builder {
   void vtimestamp() {
     if (l_.task_exec_runtime < 0 || l_.task_exec_runtime > 32767 || !l_.vtime_map)
       throw error("vtimestamp needs kernel BTF, which this kernel lacks");
-    const auto known = e_.make_label(), running = e_.make_label(), fallback = e_.make_label(), done = e_.make_label();
+    const auto running = e_.make_label(), fallback = e_.make_label(), done = e_.make_label();
     call_on_task(BPF_FUNC_get_current_task_btf);
     e_.store(r10, vtime_slot, r0);
-    e_.mov(r2, r0);
-    e_.load_map(r1, static_cast<int>(l_.vtime_map));
-    e_.mov(r3, 0);
-    e_.mov(r4, BPF_LOCAL_STORAGE_GET_F_CREATE);
-    e_.call(BPF_FUNC_task_storage_get);
-    e_.jump_if(BPF_JEQ, r0, 0, fallback);
-    e_.load(r1, r0, vtime_since);
-    e_.jump_if(BPF_JNE, r1, 0, known);
-    e_.load(r1, r10, vtime_slot);
-    e_.load(r1, r1, static_cast<std::int16_t>(l_.task_exec_runtime));
-    e_.store(r0, vtime_on_cpu, r1);
-    e_.bind(known);
+    vtime_entry(e_, static_cast<int>(l_.vtime_map), r10, vtime_slot, static_cast<std::int32_t>(l_.task_exec_runtime),
+                fallback);
     e_.store(r10, vtime_slot, r0);
     e_.call(BPF_FUNC_ktime_get_ns);
     e_.load(r1, r10, vtime_slot);

@@ -9,13 +9,11 @@ constexpr std::int16_t prev_argument = 8,
                        next_argument = 16;  // the context's u64 arguments 1 and 2
 constexpr std::int16_t now_slot = -8;
 
-// r0 = the task storage entry of the task at `argument` in the context (r6), created when absent;
-// to `skip` when the kernel has no memory for it. An entry first made starts from the task's
-// se.sum_exec_runtime (since still 0).
-void entry_of(emitter& e, int storage, std::int16_t argument, std::int32_t exec_runtime,
-              label skip) {
+}  // namespace
+
+void vtime_entry(emitter& e, int storage, reg base, std::int16_t offset, std::int32_t exec_runtime, label skip) {
   const auto known = e.make_label();
-  e.load(r2, r6, argument);
+  e.load(r2, base, offset);
   e.load_map(r1, storage);
   e.mov(r3, 0);
   e.mov(r4, BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -23,13 +21,11 @@ void entry_of(emitter& e, int storage, std::int16_t argument, std::int32_t exec_
   e.jump_if(BPF_JEQ, r0, 0, skip);
   e.load(r1, r0, vtime_since);
   e.jump_if(BPF_JNE, r1, 0, known);
-  e.load(r2, r6, argument);
+  e.load(r2, base, offset);
   e.load(r2, r2, static_cast<std::int16_t>(exec_runtime));  // a trusted task pointer: read directly
   e.store(r0, vtime_on_cpu, r2);
   e.bind(known);
 }
-
-}  // namespace
 
 std::vector<bpf_insn> vtime_switch_program(int storage, std::int32_t exec_runtime) {
   emitter e;
@@ -39,7 +35,7 @@ std::vector<bpf_insn> vtime_switch_program(int storage, std::int32_t exec_runtim
   e.store(r10, now_slot, r0);
   // prev: on_cpu += now - since, unless first seen (on_cpu is then its sum, just brought up to
   // date by the scheduler).
-  entry_of(e, storage, prev_argument, exec_runtime, next);
+  vtime_entry(e, storage, r6, prev_argument, exec_runtime, next);
   e.load(r1, r0, vtime_since);
   e.jump_if(BPF_JEQ, r1, 0, first_seen);
   e.load(r2, r10, now_slot);
@@ -52,7 +48,7 @@ std::vector<bpf_insn> vtime_switch_program(int storage, std::int32_t exec_runtim
   e.store(r0, vtime_since, r2);
   // next: since = now.
   e.bind(next);
-  entry_of(e, storage, next_argument, exec_runtime, out);
+  vtime_entry(e, storage, r6, next_argument, exec_runtime, out);
   e.load(r2, r10, now_slot);
   e.store(r0, vtime_since, r2);
   e.bind(out);

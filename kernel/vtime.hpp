@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "insn.hpp"
+
 namespace dtpp::kernel {
 
 /// A thread's entry in the storage: its on-CPU nanoseconds until `since`, the time of its last
@@ -26,6 +28,11 @@ inline constexpr const char* vtime_tracepoint_type = "btf_trace_sched_switch";
 /// thread first seen (it ran before the program was attached) starts from its
 /// se.sum_exec_runtime, at `exec_runtime` bytes into its task_struct. `storage` is the task
 /// storage map (vtime_entry_size-byte values).
+/// r0 = the entry of the task whose pointer is at base + offset (r1 to r5 clobbered), created when
+/// absent; to `skip` when the kernel has no memory for it. An entry first made starts from the
+/// task's se.sum_exec_runtime (`since` still 0).
+void vtime_entry(emitter& e, int storage, reg base, std::int16_t offset, std::int32_t exec_runtime, label skip);
+
 std::vector<bpf_insn> vtime_switch_program(int storage, std::int32_t exec_runtime);
 
 }  // namespace dtpp::kernel
