@@ -172,8 +172,10 @@ const std::vector<probe_info>& engine::probes() const { return state_->infos; }
 
 void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
   auto& st = *state_;
-  const auto bound = std::find_if(st.probes.begin(), st.probes.end(), [&](const auto& b) { return b.info.id == probe; });
-  if (bound == st.probes.end()) return;
+  // The probes are kept in id order (the constructor sorts them): a binary search, not a scan.
+  const auto bound = std::lower_bound(st.probes.begin(), st.probes.end(), probe,
+                                      [](const auto& b, std::uint32_t id) { return b.info.id < id; });
+  if (bound == st.probes.end() || bound->info.id != probe) return;
   auto cpu = detail::runner::this_cpu;
   if (st.options.cpu) {
     const int here = ::sched_getcpu();
