@@ -456,8 +456,8 @@ struct driver::state {
   fd loads;                 // the counters (an array map)
   std::vector<fd> loaders;  // their programs
   std::map<std::string, std::size_t> by_name;  // each probe's target, by its full name
-  probe_numbering numbering;                    // their ids
   event_subsystems tracefs_events;  // read once for the run
+  probe_numbering numbering{tracefs_events};  // their ids
 
   // PROVIDER*:::NAME descriptions follow the processes that start, or map objects, during the run
   // (loader_events.hpp): a program notes their ids in `new_pids`.
@@ -1143,7 +1143,7 @@ namespace {
 // given), numbered as a run of them would number them: in order, each once.
 std::vector<probe_info> list_probes(std::span<const ir::probe> descriptions) {
   event_subsystems events;
-  probe_numbering numbering;
+  probe_numbering numbering{events};
   std::vector<probe_info> out;
   std::set<std::uint32_t> listed;
   const auto add = [&](const ir::probe& d, bool in_process_too) {

@@ -505,7 +505,7 @@ void check_events_readable() {
   if (d) ::closedir(d);
 }
 
-std::vector<std::string> event_subsystems::of(const std::string& event) {
+const std::string& event_subsystems::text() {
   if (!text_) {
     const auto path = tracefs() + "/available_events";
     const int f = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -516,11 +516,27 @@ std::vector<std::string> event_subsystems::of(const std::string& event) {
     for (ssize_t n; f >= 0 && (n = ::read(f, page, sizeof page)) > 0;) text.append(page, static_cast<std::size_t>(n));
     if (f >= 0) ::close(f);
   }
+  return *text_;
+}
+
+std::vector<std::string> event_subsystems::of(const std::string& event) {
+  const auto& lines = text();
   std::vector<std::string> out;
   const auto line_end = ":" + event + "\n";
-  for (auto at = text_->find(line_end); at != std::string::npos; at = text_->find(line_end, at + 1)) {
-    const auto start = text_->rfind('\n', at) + 1;
-    out.push_back(text_->substr(start, at - start));
+  for (auto at = lines.find(line_end); at != std::string::npos; at = lines.find(line_end, at + 1)) {
+    const auto start = lines.rfind('\n', at) + 1;
+    out.push_back(lines.substr(start, at - start));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> event_subsystems::all() {
+  const std::string_view lines = text();
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  for (std::size_t start = 1, end; (end = lines.find('\n', start)) != std::string_view::npos; start = end + 1) {
+    const auto colon = lines.find(':', start);
+    if (colon < end) out.emplace_back(lines.substr(start, colon - start), lines.substr(colon + 1, end - colon - 1));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -601,25 +617,21 @@ std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
   return out;
 }
 
-const probe_numbering::syscall_names& probe_numbering::syscalls() {
-  if (!syscalls_) {
-    auto& names = syscalls_.emplace();
-    for (const auto& event : entries(tracefs() + "/events/syscalls", true)) {
-      if (event.rfind("sys_enter_", 0) == 0) names.entries.push_back(event.substr(10));
-      if (event.rfind("sys_exit_", 0) == 0) names.returns.push_back(event.substr(9));
+const probe_numbering::listed_events& probe_numbering::listed() {
+  if (!listed_) {
+    auto& out = listed_.emplace();
+    // all() is sorted, so each list is (the system calls' names share a prefix). ftrace's own
+    // events are not in it, as they are not in the listing.
+    for (const auto& event : events_.all()) {
+      if (event.first != "syscalls")
+        out.tracepoints.push_back(event);
+      else if (event.second.starts_with("sys_enter_"))
+        out.entries.push_back(event.second.substr(10));
+      else if (event.second.starts_with("sys_exit_"))
+        out.returns.push_back(event.second.substr(9));
     }
   }
-  return *syscalls_;
-}
-
-const std::vector<std::pair<std::string, std::string>>& probe_numbering::tracepoints() {
-  if (!tracepoints_) {
-    auto& out = tracepoints_.emplace();
-    for (const auto& subsystem : entries(tracefs() + "/events", true))
-      if (subsystem != "syscalls" && subsystem != "ftrace")
-        for (auto& event : entries(tracefs() + "/events/" + subsystem, true)) out.emplace_back(subsystem, std::move(event));
-  }
-  return *tracepoints_;
+  return *listed_;
 }
 
 std::uint32_t probe_numbering::id(const target& t) {
@@ -630,17 +642,17 @@ std::uint32_t probe_numbering::id(const target& t) {
     const auto it = std::lower_bound(list.begin(), list.end(), item);
     return it != list.end() && *it == item ? next + static_cast<std::uint32_t>(it - list.begin()) : 0;
   };
-  const auto& calls = syscalls();
+  const auto& lists = listed();
   if (t.type == target::kind::syscall_entry)
-    if (const auto id = position(calls.entries, t.info.function)) return id;
-  next += static_cast<std::uint32_t>(calls.entries.size());
+    if (const auto id = position(lists.entries, std::string_view(t.info.function))) return id;
+  next += static_cast<std::uint32_t>(lists.entries.size());
   if (t.type == target::kind::syscall_return)
-    if (const auto id = position(calls.returns, t.info.function)) return id;
-  next += static_cast<std::uint32_t>(calls.returns.size());
-  const auto& events = tracepoints();
+    if (const auto id = position(lists.returns, std::string_view(t.info.function))) return id;
+  next += static_cast<std::uint32_t>(lists.returns.size());
   if (t.type == target::kind::tracepoint && t.info.provider == "tracepoint")
-    if (const auto id = position(events, std::pair(t.info.module, t.info.name))) return id;
-  next += static_cast<std::uint32_t>(events.size());
+    if (const auto id = position(lists.tracepoints, std::pair<std::string_view, std::string_view>(t.info.module, t.info.name)))
+      return id;
+  next += static_cast<std::uint32_t>(lists.tracepoints.size());
   for (const auto& s : stable_probes)
     if (t.type == target::kind::tracepoint && t.info.provider == s.provider && t.info.name == s.name)
       return next + static_cast<std::uint32_t>(&s - stable_probes);

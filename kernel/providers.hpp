@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,11 @@ class event_subsystems {
   /// The subsystems, sorted; none when no subsystem has the event.
   std::vector<std::string> of(const std::string& event);
 
+  /// Every event as (subsystem, event), sorted; views of text this object keeps.
+  std::vector<std::pair<std::string_view, std::string_view>> all();
+
  private:
+  const std::string& text();
   std::optional<std::string> text_;  // lines "subsystem:event"
 };
 
@@ -45,21 +50,24 @@ std::vector<target> match_probes(const ir::probe& description, event_subsystems&
 /// system call's entry, each one's return, the tracepoints by subsystem and event, the stable
 /// probes (sched, proc, io); the probes no list holds (pid and USDT probes, another profile
 /// rate) after all of those, in the order first numbered. Reads tracefs only as far as the
-/// probes numbered need (BEGIN's id costs nothing), once.
+/// probes numbered need (BEGIN's id costs nothing), once: the event list `events` holds, which
+/// is one file, not a directory per subsystem.
 class probe_numbering {
  public:
+  explicit probe_numbering(event_subsystems& events) : events_(events) {}
+
   /// A probe's id, the same on every call for the same probe (pid and USDT ones by place).
   std::uint32_t id(const target& t);
 
  private:
-  struct syscall_names {
-    std::vector<std::string> entries, returns;  // the system calls of each, sorted
+  struct listed_events {
+    std::vector<std::string_view> entries, returns;  // the system calls of each, sorted
+    std::vector<std::pair<std::string_view, std::string_view>> tracepoints;  // (subsystem, event), sorted
   };
-  const syscall_names& syscalls();
-  const std::vector<std::pair<std::string, std::string>>& tracepoints();
+  const listed_events& listed();
 
-  std::optional<syscall_names> syscalls_;
-  std::optional<std::vector<std::pair<std::string, std::string>>> tracepoints_;  // (subsystem, event), sorted
+  event_subsystems& events_;
+  std::optional<listed_events> listed_;
   std::map<std::string, std::uint32_t> unlisted_;
 };
 
