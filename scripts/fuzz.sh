@@ -20,7 +20,7 @@ build=${BUILD:-$root/build}
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
-cmake --build "$build" -j1 --target d_fuzz
+cmake --build "$build" -j1 --target dtpp_d_fuzz
 fuzzer=$build/tests/fuzz/d_fuzz
 
 work=$build/fuzz

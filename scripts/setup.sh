@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(g++ cmake make pkg-config libboost-dev libelf-dev libbpf-dev catch2 libbenchmark-dev
+packages=(g++ cmake make ninja-build pkg-config libboost-dev libelf-dev libbpf-dev catch2 libbenchmark-dev
           systemtap-sdt-dev
           liblzma-dev xz-utils  # stripped libraries' MiniDebugInfo (.gnu_debugdata) is xz-compressed
           nlohmann-json3-dev  # -x oformat=json and the handle's JSON documents
