@@ -40,6 +40,8 @@
 #include "dtpp/inproc/probe.hpp"
 #include "dtpp/kernel/driver.hpp"
 #include "../tests/kernel/endbr64_plus_one.hpp"
+#include "../tests/kernel/nop5_plus_one.hpp"
+#include "../tests/kernel/nop5_site.hpp"
 
 namespace {
 
@@ -102,10 +104,11 @@ void exec_loop(benchmark::State& state) {
 }
 
 // A pid probe's cost depends on the first instruction the uprobe replaces: `push %rbp` is
-// emulated, a 5-byte nop may become a call (Linux 6.18 and later), anything else traps and is
-// single-stepped. One function of each kind, in assembly so that the compiler cannot change them;
-// and endbr64_plus_one, whose entry probe dtpp places past its endbr64 (its offset probe :0 stays).
-extern "C" long pid_push_rbp(long), pid_nop5(long), pid_single_step(long);
+// emulated, the 5-byte nop of nop5_plus_one becomes a call into a trampoline after its first hit
+// (Linux 6.18 and later), anything else traps and is single-stepped. One function of each kind, in
+// assembly so that the compiler cannot change them; and endbr64_plus_one, whose entry probe dtpp
+// places past its endbr64 (its offset probe :0 stays).
+extern "C" long pid_push_rbp(long), pid_single_step(long);
 asm(R"(
   .text
   .globl pid_push_rbp
@@ -117,13 +120,6 @@ pid_push_rbp:
   pop %rbp
   ret
   .size pid_push_rbp, .-pid_push_rbp
-  .globl pid_nop5
-  .type pid_nop5, @function
-pid_nop5:
-  nopl 0(%rax, %rax, 1)
-  lea 1(%rdi), %rax
-  ret
-  .size pid_nop5, .-pid_nop5
   .globl pid_single_step
   .type pid_single_step, @function
 pid_single_step:
@@ -145,6 +141,12 @@ void probe_site_loop(benchmark::State& state) {
     DTPP_PROBE(benchsite, tick, i);
     benchmark::DoNotOptimize(++i);
   }
+}
+
+// The same with the site built with DTPP_PROBE_NOP5 (a 5-byte nop, which Linux 6.18 optimizes).
+void nop5_site_loop(benchmark::State& state) {
+  long i = 0;
+  for (auto _ : state) nop5_site(i++);
 }
 
 // ---- pinning and the programs' own run times ----------------------------------------------------
@@ -356,21 +358,21 @@ void pid_under_bpftrace(benchmark::State& state, void (*work)(benchmark::State&)
   work(state);
 }
 
-// The DTPP_PROBE site from the kernel (benchsitePID:::tick), next to bpftrace's usdt: probe on it.
-void site_under_dtpp(benchmark::State& state) {
+// A DTPP_PROBE site from the kernel (PROVIDERPID:::tick), next to bpftrace's usdt: probe on it.
+void site_under_dtpp(benchmark::State& state, void (*work)(benchmark::State&), const char* provider) {
   if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
   std::string error;
-  auto k = dtpp_tracing("benchsite" + std::to_string(::getpid()) + ":::tick { @[probename] = count(); }", error);
+  auto k = dtpp_tracing(provider + std::to_string(::getpid()) + ":::tick { @[probename] = count(); }", error);
   if (!k) return state.SkipWithError(error.c_str());
-  probe_site_loop(state);
+  work(state);
   k->stop();
 }
 
-void site_under_bpftrace(benchmark::State& state) {
+void site_under_bpftrace(benchmark::State& state, void (*work)(benchmark::State&), const char* provider) {
   if (const auto why = kernel_refuses()) return state.SkipWithError(why->c_str());
-  tracer_process b(bpftrace_command("usdt:" + self_path() + ":benchsite:tick { @[probe] = count(); }"));
+  tracer_process b(bpftrace_command("usdt:" + self_path() + ":" + provider + ":tick { @[probe] = count(); }"));
   if (!b.ready()) return state.SkipWithError("bpftrace is not installed or did not start");
-  probe_site_loop(state);
+  work(state);
 }
 
 // ---- the runs ----------------------------------------------------------------------------------
@@ -631,16 +633,19 @@ const int pid_calls = calls(5000);
 PID_BENCHMARK(untraced, pid_call, call_loop<pid_push_rbp>);
 PID_BENCHMARK(pid_under_dtpp, push_rbp_entry_count, call_loop<pid_push_rbp>, "pid_push_rbp");
 PID_BENCHMARK(pid_under_bpftrace, push_rbp_entry_count, call_loop<pid_push_rbp>, "pid_push_rbp");
-PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
-PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<pid_nop5>, "pid_nop5");
+PID_BENCHMARK(pid_under_dtpp, nop5_entry_count, call_loop<nop5_plus_one>, "nop5_plus_one");
+PID_BENCHMARK(pid_under_bpftrace, nop5_entry_count, call_loop<nop5_plus_one>, "nop5_plus_one");
 PID_BENCHMARK(pid_under_dtpp, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 PID_BENCHMARK(pid_under_bpftrace, single_step_entry_count, call_loop<pid_single_step>, "pid_single_step");
 PID_BENCHMARK(pid_under_dtpp, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
 PID_BENCHMARK(pid_under_dtpp, endbr64_offset_0_count, call_loop<endbr64_plus_one>, "endbr64_plus_one", "0");
 PID_BENCHMARK(pid_under_bpftrace, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
 PID_BENCHMARK(untraced, probe_site, probe_site_loop);
-BENCHMARK(site_under_dtpp)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
-BENCHMARK(site_under_bpftrace)->Iterations(pid_calls)->Unit(benchmark::kNanosecond);
+PID_BENCHMARK(site_under_dtpp, nop1, probe_site_loop, "benchsite");
+PID_BENCHMARK(site_under_bpftrace, nop1, probe_site_loop, "benchsite");
+PID_BENCHMARK(untraced, nop5_probe_site, nop5_site_loop);
+PID_BENCHMARK(site_under_dtpp, nop5, nop5_site_loop, "nopfive");
+PID_BENCHMARK(site_under_bpftrace, nop5, nop5_site_loop, "nopfive");
 
 // Launch to exit of `BEGIN { exit(0); }` as a user runs it; the peak resident memory as a counter.
 void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {

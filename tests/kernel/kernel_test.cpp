@@ -39,6 +39,8 @@
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/kernel/types.hpp"
 #include "dtpp/print/frames.hpp"
+#include "nop5_site.hpp"
+#include "uprobes_trampoline.hpp"
 
 using namespace dtpp;
 using testing::burn_cpu;
@@ -750,6 +752,34 @@ TEST_CASE("a DTPP_PROBE site fires in the kernel engine as a USDT probe, with it
   CHECK(words(1) == 13);                                       // -3 .. 9
   CHECK(static_cast<std::int64_t>(words(2)) == 10 * (-3 - 2 - 1 + 45));  // sum of i * 10
   CHECK(static_cast<std::int64_t>(words(3)) == -3);
+}
+
+// A site built with DTPP_PROBE_NOP5 is a 5-byte nop: Linux 6.18 turns the uprobe on it into a
+// call after its first hit (the process gains the trampoline), and every firing still counts,
+// in the kernel and in the process's own engine at once.
+TEST_CASE("a DTPP_PROBE_NOP5 site traced from the kernel 10000 times counts 10000, through the uprobe trampoline") {
+  REQUIRE_KERNEL();
+  REQUIRE_FALSE(has_uprobes_trampoline());
+  kernel::driver k(compile("nopfive" + me() + ":::tick { @n = count(); @s = sum(arg0); @m = min(arg0); }"));
+  inproc::engine local(compile("nopfive:::tick { @n = count(); @s = sum(arg0); }"));
+  k.go();
+  local.go();
+  constexpr std::int64_t firings = 10000;
+  for (std::int64_t i = -1; i < firings - 1; ++i) nop5_site(i);
+  k.stop();
+  local.stop();
+  CHECK(has_uprobes_trampoline());
+  const auto word = [](const agg::live_aggregation& a) {
+    const auto t = a.snapshot();
+    REQUIRE(t.size() == 1);
+    return static_cast<std::int64_t>(t.words(0)[0]);
+  };
+  const std::int64_t sum = (firings - 2) * (firings - 1) / 2 - 1;  // -1 + 0 + 1 + ... + 9998
+  CHECK(word(k.aggregation(1)) == firings);
+  CHECK(word(k.aggregation(2)) == sum);
+  CHECK(word(k.aggregation(3)) == -1);
+  CHECK(word(local.aggregation(1)) == firings);
+  CHECK(word(local.aggregation(2)) == sum);
 }
 
 TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {

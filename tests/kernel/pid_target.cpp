@@ -11,6 +11,8 @@
 // byte from its standard input first (so that a tracer can grab it with -p before it loads).
 // With "wait-for-tracer", it waits until pidtest:::guarded is traced before it starts (for a
 // tracer that finds it only once it runs).
+// `dtpp_pid_target N nop5` only calls nop5_plus_one() N times (returning i + 1), then prints
+// whether the process has a [uprobes-trampoline] mapping (a uprobe on its nop became a call).
 
 // Sites with semaphores, as dtrace -h headers make them: every site of this file then has one.
 #define _SDT_HAS_SEMAPHORES 1
@@ -22,12 +24,15 @@ extern "C" {
 }
 
 #include "endbr64_plus_one.hpp"
+#include "nop5_plus_one.hpp"
+#include "uprobes_trampoline.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <string>
 
 namespace shapes {
@@ -72,6 +77,12 @@ long call_plugin(long from, long to) {
 
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 3;
+  if (argc > 2 && std::strcmp(argv[2], "nop5") == 0) {
+    volatile long sink = 0;
+    for (long i = 0; i < n; ++i) sink = sink + nop5_plus_one(i);
+    std::cout << "uprobes trampoline: " << (has_uprobes_trampoline() ? "mapped" : "none") << '\n';
+    return 0;
+  }
   if (argc > 2 && std::strcmp(argv[2], "wait-for-tracer") == 0) {
     // Until a tracer has placed pidtest:::guarded (the kernel counts its semaphore up), for up to
     // two seconds; then 20 ms more for the tracer's program to be linked to the probe.
