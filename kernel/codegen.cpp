@@ -25,6 +25,8 @@ constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERRO
 constexpr std::int16_t vtime_slot = -416;         // the task, then its vtime entry, while vtimestamp is read
 constexpr std::int16_t agg_key_slot = -480;       // fp-480 ... fp-417: an aggregation's key, when it fits
 constexpr std::uint32_t agg_key_stack_bytes = 64;
+constexpr std::int16_t timestamp_slot = -488;     // the firing's timestamp, 0 until read
+constexpr std::int16_t vtimestamp_slot = -496;    // the firing's vtimestamp, 0 until read
 constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
 constexpr std::int64_t pt_regs_ip_slot = 16;      // x86-64 pt_regs: ip, the word at byte 128
 
@@ -118,14 +120,8 @@ class builder {
     for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
       if (p_.variables[id].where == ir::scope::clause)
         zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
-    if (uses_builtin(ir::builtin::timestamp)) {
-      timestamp_slot_ = s_.allocate(8);
-      zero({r7, timestamp_slot_}, 8);
-    }
-    if (uses_builtin(ir::builtin::vtimestamp)) {
-      vtimestamp_slot_ = s_.allocate(8);
-      zero({r7, vtimestamp_slot_}, 8);
-    }
+    if (uses_builtin(ir::builtin::timestamp)) e_.store_imm(r10, timestamp_slot, 0);
+    if (uses_builtin(ir::builtin::vtimestamp)) e_.store_imm(r10, vtimestamp_slot, 0);
     run_clauses();
     e_.bind(out);
     e_.mov(r0, 0);
@@ -165,21 +161,21 @@ class builder {
     });
   }
 
-  // r0 = a value read once per firing, at the first use, and kept in scratch at `slot` (0: not
+  // r0 = a value read once per firing, at the first use, and kept on the stack at `slot` (0: not
   // read yet) for every later clause of the firing: `timestamp` (dtrace-utils caches it in its
   // machine state the same way) and `vtimestamp` (DTrace's moves only between firings).
   template <typename Read>
-  void once_per_firing(std::uint32_t slot, Read read) {
+  void once_per_firing(std::int16_t slot, Read read) {
     const auto have = e_.make_label();
-    e_.load(r0, r7, off16(slot));
+    e_.load(r0, r10, slot);
     e_.jump_if(BPF_JNE, r0, 0, have);
     read();
-    e_.store(r7, off16(slot), r0);
+    e_.store(r10, slot, r0);
     e_.bind(have);
   }
 
   void firing_timestamp() {
-    once_per_firing(timestamp_slot_, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
+    once_per_firing(timestamp_slot, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
   }
 
   // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
@@ -2384,7 +2380,7 @@ class builder {
         e_.mov64(r1, l_.walltime_offset);
         e_.alu(BPF_ADD, r0, r1);
         return;
-      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot_, [&] { vtimestamp(); });
+      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot, [&] { vtimestamp(); });
       case builtin::ppid:
         return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
       case builtin::pid:
@@ -3237,8 +3233,6 @@ class builder {
   std::size_t clause_start_ = 0;    // the index of the clause's first instruction
   label next_;
   std::uint32_t probe_area_ = 0;
-  std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
-  std::uint32_t vtimestamp_slot_ = 0;  // in scratch: the firing's vtimestamp, 0 until read
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task

@@ -206,7 +206,8 @@ TEST_CASE("a program needing no scratch memory never looks it up", "[kernel][cod
     return std::any_of(code.begin(), code.end(), [](const bpf_insn& i) { return i.dst_reg == 7 || i.src_reg == 7; });
   };
   for (const char* body : {"@[tid] = count();", "@[execname] = count();", "@[pid, execname] = sum(arg0);",
-                           "@ = count();", "@[tid] = quantize(arg0);", "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7] = max(1);"}) {
+                           "@ = count();", "@[tid] = quantize(arg0);",
+                           "self->ts = timestamp;", "self->ts = 1; @ = quantize(timestamp - self->ts); @a = avg(timestamp);", "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7] = max(1);"}) {
     INFO(body);
     CHECK_FALSE(uses_scratch(body));
   }
