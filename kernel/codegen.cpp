@@ -23,6 +23,10 @@ constexpr std::int16_t thread_slot = -400;  // the firing thread's task storage
 constexpr int temp_slots = 48;            // fp-8 ... fp-384: operands waiting for the other side
 constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERROR clauses go back to
 constexpr std::int16_t vtime_slot = -416;         // the task, then its vtime entry, while vtimestamp is read
+constexpr std::int16_t agg_key_slot = -480;       // fp-480 ... fp-417: an aggregation's key, when it fits
+constexpr std::uint32_t agg_key_stack_bytes = 64;
+constexpr std::int16_t timestamp_slot = -488;     // the firing's timestamp, 0 until read
+constexpr std::int16_t vtimestamp_slot = -496;    // the firing's vtimestamp, 0 until read
 constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
 constexpr std::int64_t pt_regs_ip_slot = 16;      // x86-64 pt_regs: ip, the word at byte 128
 
@@ -31,9 +35,12 @@ std::int16_t temp(int depth) {
   return static_cast<std::int16_t>(-8 * (depth + 1));
 }
 
+// An offset from r7 or r8, or from r10 for a place on the stack (negative, kept in a place's
+// unsigned offset by wrapping).
 std::int16_t off16(std::uint32_t v) {
-  if (v > 32767) throw error("program needs more than 32 KB of scratch memory (lower strsize)");
-  return static_cast<std::int16_t>(v);
+  const auto signed_v = static_cast<std::int32_t>(v);
+  if (signed_v > 32767 || signed_v < -512) throw error("program needs more than 32 KB of scratch memory (lower strsize)");
+  return static_cast<std::int16_t>(signed_v);
 }
 
 /// The bytes a variable's value takes: a string's strsize, a struct's or union's own (8-byte
@@ -43,7 +50,8 @@ std::uint32_t variable_size(const ir::type& t, std::uint32_t strsize) {
   return t.is_object() ? (t.size + 7) & ~7u : 8;
 }
 
-/// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded.
+/// A string's place: in scratch (r7) or in the globals (r8), strsize bytes, zero-padded; an
+/// aggregation's key: in scratch or on the stack (r10).
 struct place {
   reg base = r7;
   std::uint32_t offset = 0;
@@ -51,8 +59,10 @@ struct place {
 
 class builder {
  public:
-  builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s)
-      : p_(p), t_(&t), l_(l), s_(s) {}
+  // `scratch`: whether r7 is made to point at this CPU's scratch (generate() leaves it out of a
+  // program that never reads r7).
+  builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s, bool scratch)
+      : p_(p), t_(&t), l_(l), s_(s), scratch_(scratch) {}
 
   generated_program build() {
     const auto out = e_.make_label();
@@ -64,8 +74,10 @@ class builder {
       e_.call(BPF_FUNC_get_smp_processor_id);
       e_.jump_if(BPF_JNE, r0, static_cast<std::int32_t>(*l_.cpu), out);
     }
-    lookup_fixed(map_scratch, out);
-    e_.mov(r7, r0);
+    if (scratch_) {
+      lookup_fixed(map_scratch, out);
+      e_.mov(r7, r0);
+    }
     lookup_fixed(map_globals, out);
     e_.mov(r8, r0);
     if (uses_thread_storage()) {
@@ -108,14 +120,8 @@ class builder {
     for (std::uint32_t id = 0; id < p_.variables.size(); ++id)
       if (p_.variables[id].where == ir::scope::clause)
         zero({r7, l_.variable_offset[id]}, slot_size(p_.variables[id].value));
-    if (uses_builtin(ir::builtin::timestamp)) {
-      timestamp_slot_ = s_.allocate(8);
-      zero({r7, timestamp_slot_}, 8);
-    }
-    if (uses_builtin(ir::builtin::vtimestamp)) {
-      vtimestamp_slot_ = s_.allocate(8);
-      zero({r7, vtimestamp_slot_}, 8);
-    }
+    if (uses_builtin(ir::builtin::timestamp)) e_.store_imm(r10, timestamp_slot, 0);
+    if (uses_builtin(ir::builtin::vtimestamp)) e_.store_imm(r10, vtimestamp_slot, 0);
     run_clauses();
     e_.bind(out);
     e_.mov(r0, 0);
@@ -155,21 +161,21 @@ class builder {
     });
   }
 
-  // r0 = a value read once per firing, at the first use, and kept in scratch at `slot` (0: not
+  // r0 = a value read once per firing, at the first use, and kept on the stack at `slot` (0: not
   // read yet) for every later clause of the firing: `timestamp` (dtrace-utils caches it in its
   // machine state the same way) and `vtimestamp` (DTrace's moves only between firings).
   template <typename Read>
-  void once_per_firing(std::uint32_t slot, Read read) {
+  void once_per_firing(std::int16_t slot, Read read) {
     const auto have = e_.make_label();
-    e_.load(r0, r7, off16(slot));
+    e_.load(r0, r10, slot);
     e_.jump_if(BPF_JNE, r0, 0, have);
     read();
-    e_.store(r7, off16(slot), r0);
+    e_.store(r10, slot, r0);
     e_.bind(have);
   }
 
   void firing_timestamp() {
-    once_per_firing(timestamp_slot_, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
+    once_per_firing(timestamp_slot, [&] { e_.call(BPF_FUNC_ktime_get_ns); });
   }
 
   // Calls a helper whose answer is about the task the program runs in: its ids, name, memory,
@@ -601,33 +607,54 @@ class builder {
 
   // ---- aggregations --------------------------------------------------------------------------
 
-  // Writes keys into a scratch slot as a kernel key: integers 8 bytes (their bits, narrowed to
-  // the key type), strings and stacks `widths[i]` bytes.
-  std::uint32_t build_key(const std::vector<expr>& keys, const std::vector<agg::key_type>& types,
-                          const std::vector<std::uint32_t>& widths, int depth) {
+  static std::uint32_t key_bytes(const std::vector<std::uint32_t>& widths) {
     std::uint32_t size = 0;
     for (const auto w : widths) size += w;
-    const auto at = s_.allocate(std::max<std::uint32_t>(size, 8));
-    std::uint32_t off = at;
+    return size;
+  }
+
+  // Writes keys at `at` as a kernel key: integers 8 bytes (their bits, narrowed to the key type),
+  // strings and stacks `widths[i]` bytes.
+  void build_key(place at, const std::vector<expr>& keys, const std::vector<agg::key_type>& types,
+                 const std::vector<std::uint32_t>& widths, int depth) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (types[i].kind == agg::key_type::category::string) {
-        copy({r7, off}, eval_string(keys[i], depth), widths[i]);
+        string_into(at, keys[i], widths[i], depth);
       } else if (types[i].holds_bytes()) {
-        stack_into({r7, off}, keys[i], depth);
+        stack_into(at, keys[i], depth);
       } else {
         eval(keys[i], depth);
         e_.extend(r0, types[i].size, false);
-        e_.store(r7, off16(off), r0);
+        e_.store(at.base, off16(at.offset), r0);
       }
-      off += widths[i];
+      at.offset += widths[i];
     }
-    return at;
+  }
+
+  // A string key of `width` bytes at `at`. execname is copied there by the helper itself, not
+  // through scratch: `@[execname]` then needs no scratch.
+  void string_into(place at, const expr& e, std::uint32_t width, int depth) {
+    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname && width >= 16) {
+      pointer(r1, at);
+      e_.mov(r2, 16);  // the helper pads the name with zeros to 16 bytes
+      call_on_task(BPF_FUNC_get_current_comm);
+      zero({at.base, at.offset + 16}, width - 16);
+      return;
+    }
+    copy(at, eval_string(e, depth), width);
   }
 
   void aggregate(const ir::statement& s) {
     const auto& d = p_.aggregations[s.aggregation - 1];
     const auto map = l_.aggregation_map[s.aggregation - 1];
-    const auto key = build_key(s.keys, d.keys, l_.key_widths[s.aggregation - 1], 0);
+    // A key that fits is built on the stack (a key expression's own keys, a[k], go to scratch, so
+    // they never overwrite it): with only such keys, a program may need no scratch at all.
+    const auto& widths = l_.key_widths[s.aggregation - 1];
+    const auto size = key_bytes(widths);
+    const place key = size <= agg_key_stack_bytes ? place{r10, static_cast<std::uint32_t>(agg_key_slot)}
+                                                  : place{r7, s_.allocate(size)};
+    if (size == 0) zero(key, 8);  // the one-entry array's index 0
+    build_key(key, s.keys, d.keys, widths, 0);
     // The value and increment wait on the stack while the entry is found.
     if (!s.args.empty()) eval(s.args[0], 0);
     else e_.mov(r0, 0);
@@ -657,7 +684,7 @@ class builder {
     }
     const auto lookup = [&] {
       e_.load_map(r1, static_cast<int>(map));
-      pointer(r2, {r7, key});
+      pointer(r2, key);
       e_.call(BPF_FUNC_map_lookup_elem);
     };
     lookup();
@@ -667,7 +694,7 @@ class builder {
       lookup_fixed(l_.zero_map, done);
       e_.mov(r3, r0);
       e_.load_map(r1, static_cast<int>(map));
-      pointer(r2, {r7, key});
+      pointer(r2, key);
       e_.mov(r4, BPF_NOEXIST);
       e_.call(BPF_FUNC_map_update_elem);
       lookup();
@@ -684,16 +711,21 @@ class builder {
       e_.alu(BPF_MUL, r0, static_cast<std::int32_t>(l_.slot_size[s.aggregation - 1]));
       e_.alu(BPF_ADD, r9, r0);
     }
-    // A clear() since this CPU last updated the entry: it restarts from the initial value.
+    // A clear() since this CPU last updated the entry: it restarts from the initial words (in
+    // scratch, looked up here: the common case needs no scratch), then the generation.
     e_.bind(current);
     e_.load(r1, r8, off16(generation));
     e_.load(r2, r9, 0);
     e_.jump_if(BPF_JEQ, r1, r2, fresh);
-    e_.store(r7, off16(init), r1);
+    lookup_fixed(map_scratch, done);
+    e_.mov(r3, r0);
+    e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(init + 8));
     e_.mov(r1, r9);
-    e_.mov(r2, static_cast<std::int32_t>(8 * (words + 1)));
-    pointer(r3, {r7, init});
+    e_.alu(BPF_ADD, r1, 8);
+    e_.mov(r2, static_cast<std::int32_t>(8 * words));
     e_.call(BPF_FUNC_probe_read_kernel);
+    e_.load(r1, r8, off16(generation));
+    e_.store(r9, 0, r1);
     e_.bind(fresh);
 
     e_.load(r2, r10, temp(0));  // value
@@ -706,7 +738,7 @@ class builder {
   // words), then to `hit` when the entry holds the key or was empty (it now holds the key, and
   // generation 0 makes the update start it from the initial value); to `missed` when it holds
   // another key. The entry is named by a multiplicative hash of the key's words, its top bits.
-  void front_cache(std::uint32_t aggregation, std::uint32_t key, label hit, label missed) {
+  void front_cache(std::uint32_t aggregation, place key, label hit, label missed) {
     const auto key_size = l_.key_size[aggregation];
     const auto slots = l_.cache_slots[aggregation];
     const auto entry = cache_entry_size(key_size, p_.aggregations[aggregation].fn.words());
@@ -718,7 +750,7 @@ class builder {
     e_.mov64(r3, static_cast<std::int64_t>(0x9e3779b97f4a7c15ull));
     e_.mov(r1, 0);
     for (std::uint32_t i = 0; i < key_size; i += 8) {
-      e_.load(r2, r7, off16(key + i));
+      e_.load(r2, key.base, off16(key.offset + i));
       e_.alu(BPF_XOR, r1, r2);
       e_.alu(BPF_MUL, r1, r3);
     }
@@ -732,14 +764,14 @@ class builder {
     e_.load(r1, r9, off16(key_size));
     e_.jump_if(BPF_JEQ, r1, 0, claim);
     for (std::uint32_t i = 0; i < key_size; i += 8) {
-      e_.load(r1, r7, off16(key + i));
+      e_.load(r1, key.base, off16(key.offset + i));
       e_.load(r2, r9, off16(i));
       e_.jump_if(BPF_JNE, r1, r2, missed);
     }
     e_.alu(BPF_ADD, r9, static_cast<std::int32_t>(key_size));
     e_.jump(hit);
     e_.bind(claim);
-    copy({r9, 0}, {r7, key}, key_size);
+    copy({r9, 0}, key, key_size);
     e_.alu(BPF_ADD, r9, static_cast<std::int32_t>(key_size));
     e_.jump(hit);
   }
@@ -939,7 +971,8 @@ class builder {
       widths.push_back(k.is_string() ? l_.strsize : 8);
     }
     if (!e.kids.empty()) {
-      const auto keys = build_key(e.kids, types, widths, depth);
+      const auto keys = s_.allocate(std::max<std::uint32_t>(key_bytes(widths), 8));
+      build_key({r7, keys}, e.kids, types, widths, depth);
       copy({r7, off}, {r7, keys}, l_.variable_key_size[e.index] - (off - at));
     }
     return at;
@@ -2347,7 +2380,7 @@ class builder {
         e_.mov64(r1, l_.walltime_offset);
         e_.alu(BPF_ADD, r0, r1);
         return;
-      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot_, [&] { vtimestamp(); });
+      case builtin::vtimestamp: return once_per_firing(vtimestamp_slot, [&] { vtimestamp(); });
       case builtin::ppid:
         return task_field({l_.task_real_parent, l_.task_tgid}, 4, "ppid");
       case builtin::pid:
@@ -3188,6 +3221,7 @@ class builder {
   const target* t_;  // the probe being compiled; ERROR while its clauses are
   const layout& l_;
   scratch_plan& s_;
+  bool scratch_;
   emitter e_;
   label error_entry_ = e_.make_label();
   std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
@@ -3199,8 +3233,6 @@ class builder {
   std::size_t clause_start_ = 0;    // the index of the clause's first instruction
   label next_;
   std::uint32_t probe_area_ = 0;
-  std::uint32_t timestamp_slot_ = 0;  // in scratch: the firing's timestamp, 0 until read
-  std::uint32_t vtimestamp_slot_ = 0;  // in scratch: the firing's vtimestamp, 0 until read
   std::map<std::string, std::uint32_t> literals_;
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task
@@ -3354,7 +3386,15 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
 }
 
 generated_program generate(const ir::program& program, const target& t, const layout& l, scratch_plan& scratch) {
-  return builder(program, t, l, scratch).build();
+  const auto before = scratch;
+  auto with_scratch = builder(program, t, l, scratch, true).build();
+  // Looking up the per-CPU scratch costs a firing a page of memory more (about 14 ns on a host
+  // with page-table isolation): a program that never reads r7 after setting it goes without.
+  const auto r7_uses = std::count_if(with_scratch.code.begin(), with_scratch.code.end(),
+                                     [](const bpf_insn& i) { return i.dst_reg == r7 || i.src_reg == r7; });
+  if (r7_uses > 1) return with_scratch;
+  scratch = before;
+  return builder(program, t, l, scratch, false).build();
 }
 
 void resolve_maps(std::vector<bpf_insn>& code, const std::vector<int>& fds) {
