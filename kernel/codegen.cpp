@@ -3301,6 +3301,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   for (const auto& v : program.variables) {
     const auto size = variable_size(v.value, l.strsize);
     std::uint32_t offset = 0, map = 0, key = 0;
+    if (!v.keys.empty() && v.value.is_object())
+      throw error(v.value.name + " as an associative array's value (" + v.name +
+                  ") is not supported by the kernel engine yet: run it with -x engine=inproc");
     if (!v.keys.empty()) {
       map = next_map++;
       key = v.where == ir::scope::thread ? 8 : 0;

@@ -822,15 +822,16 @@ expr checker::assign(const ast::node_ptr& n) {
 }
 
 // target = v of a struct or union: v's bytes copied into a variable of the same type (DTrace's
-// D_OP_INCOMPAT otherwise).
+// D_OP_INCOMPAT otherwise); an associative array's element assigned 0 is deleted, as DTrace
+// deletes a dynamic variable stored zero.
 expr checker::whole_assignment(const ast::node_ptr& n, expr target, expr v) {
   const auto& op = n->text;
   if (op != "=") fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
-  if (target.t != v.t) incompatible_operands(target.t.name, op, v.t.name, n->where);
+  const bool deletes = target.kind == kind_t::variable && !target.kids.empty() && v.kind == kind_t::constant &&
+                       v.t.is_integer() && v.value == 0;
+  if (target.t != v.t && !deletes) incompatible_operands(target.t.name, op, v.t.name, n->where);
   if (target.kind != kind_t::variable)
     fail("D_UNKNOWN", "operator = of a whole struct or union in memory is not supported yet", n->where);
-  if (!target.kids.empty())
-    fail("D_UNKNOWN", "a struct or union as an associative array's value is not supported yet", n->where);
   expr e;
   e.kind = kind_t::assign;
   e.operation = ir::op::assign;

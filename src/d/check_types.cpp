@@ -176,9 +176,9 @@ void checker::declare(const ast::declaration& d) {
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
     return;
   }
-  // A struct, union or array variable holds its bytes (global, self-> or this->); not yet as an
-  // associative array's value.
-  if (t->is_object() && !d.keys.empty()) {
+  // A struct, union or array variable holds its bytes (global, self->, this->, an associative
+  // array's element); arrays are not an associative array's value yet.
+  if (t->kind == type::category::array && !d.keys.empty()) {
     error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }
