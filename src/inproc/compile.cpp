@@ -918,8 +918,8 @@ class compiler {
           return c(r) ? a(r) : b(r);
         };
       case kind_t::assign: {
-        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
         if (e.t.is_object()) return naming_pc(pc, object_assign(e));
+        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
@@ -1321,15 +1321,15 @@ class compiler {
   // bytes this clause's alloca() or copyin() took, anything else being the invalid-address fault,
   // as in the kernel engine.
   using place_fn = std::function<std::byte*(runner&)>;
-  place_fn place(const expr& target) {
+  // `size`: the bytes stored, an integer's (at most 8) or a whole struct's.
+  place_fn place(const expr& target, std::size_t size) {
     if (const auto v = object_variable(target))
       return [v = *v, offset = target.value](runner& r) {
         auto* bytes = v.object(r);
         return bytes ? bytes + offset : nullptr;
       };
     if (const auto v = root_variable(target.kids[0]))
-      return [v = *v, address = compile(target.kids[0]), offset = target.value,
-              size = std::min<std::size_t>(target.t.size, 8)](runner& r) -> std::byte* {
+      return [v = *v, address = compile(target.kids[0]), offset = target.value, size](runner& r) -> std::byte* {
         const auto at = past(address(r).i, offset);
         auto* bytes = v.object(r);
         if (!bytes) return nullptr;
@@ -1338,11 +1338,11 @@ class compiler {
           bad_address(at);
         return bytes + (at - begin);
       };
-    return [address = compile(target.kids[0]), offset = target.value,
-            size = std::min<std::size_t>(target.t.size, 8)](runner& r) {
+    return [address = compile(target.kids[0]), offset = target.value, size](runner& r) {
       return scratch::mine().writable(past(address(r).i, offset), size);
     };
   }
+  place_fn place(const expr& target) { return place(target, std::min<std::size_t>(target.t.size, 8)); }
 
   // *p = v, p->m += v ...: the value first, then the place, as the kernel engine evaluates them.
   compiled_expr memory_assign(const expr& e) {
@@ -1370,7 +1370,16 @@ class compiler {
 
   // rec = other: a whole struct or union variable's bytes copied from where the other is (a
   // variable's bytes, scratch, the process's memory); the variable stands for its address after.
+  // *p = rec and rec.in = other.in: the bytes copied to where a store may go (place()), the
+  // source's address first, as the kernel engine takes them.
   compiled_expr object_assign(const expr& e) {
+    if (e.kids[0].kind == kind_t::memory)
+      return [from = compile(e.kids[1]), at = place(e.kids[0], e.t.size), size = e.t.size](runner& r) {
+        const auto source = from(r).i;
+        auto* bytes = at(r);
+        if (bytes && reinterpret_cast<std::int64_t>(bytes) != source) read_memory(bytes, source, size);
+        return value{};
+      };
     if (e.kids[1].t.is_integer())  // a[k] = 0: the element deleted
       return [target = variable(e.kids[0])](runner& r) {
         target.store(r, {});

@@ -627,7 +627,7 @@ const auto append_members = [](auto& ctx) {
 };
 // DTrace's grammar wants one member at least: `struct { }` is a syntax error near '}'.
 const auto anonymous_record_def = x3::omit[
-    x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{' >
+    (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{') >
     +struct_members[append_members] > '}'];
 const auto declared_variables =
     -(((stars >> identifier_text)[([](auto& ctx) {
