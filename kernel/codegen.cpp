@@ -2993,6 +2993,10 @@ class builder {
   // fault, as for other stores).
   void assign_whole(const expr& e, int depth) {
     const auto& target = e.kids[0];
+    if (e.kids[1].t.is_integer()) {  // self->rec = 0: the thread's bytes zeroed, as if deleted
+      const auto& v = p_.variables[target.index];
+      return zero({direct_base(v), l_.variable_offset[target.index]}, variable_size(v.value, l_.strsize));
+    }
     eval(e.kids[1], depth);
     e_.store(r10, temp(depth), r0);
     if (target.kind == kind_t::variable) {

@@ -822,13 +822,14 @@ expr checker::assign(const ast::node_ptr& n) {
 
 // target = v of a struct or union: v's bytes copied into a variable of the same type, or into
 // memory (`*p = rec`, `rec.in = other.in`: where a store may go, the engine says) (DTrace's
-// D_OP_INCOMPAT otherwise); an associative array's element assigned 0 is deleted, as DTrace
-// deletes a dynamic variable stored zero.
+// D_OP_INCOMPAT otherwise); an associative array's element or a thread's variable assigned 0 is
+// deleted, as DTrace deletes a dynamic variable stored zero.
 expr checker::whole_assignment(const ast::node_ptr& n, expr target, expr v) {
   const auto& op = n->text;
   if (op != "=") fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
-  const bool deletes = target.kind == kind_t::variable && !target.kids.empty() && v.kind == kind_t::constant &&
-                       v.t.is_integer() && v.value == 0;
+  const bool dynamic = target.kind == kind_t::variable &&
+                       (!target.kids.empty() || result_.program.variables[target.index].where == ir::scope::thread);
+  const bool deletes = dynamic && v.kind == kind_t::constant && v.t.is_integer() && v.value == 0;
   if (target.t != v.t && !deletes) incompatible_operands(target.t.name, op, v.t.name, n->where);
   expr e;
   e.kind = kind_t::assign;

@@ -1380,7 +1380,7 @@ class compiler {
         if (bytes && reinterpret_cast<std::int64_t>(bytes) != source) read_memory(bytes, source, size);
         return value{};
       };
-    if (e.kids[1].t.is_integer())  // a[k] = 0: the element deleted
+    if (e.kids[1].t.is_integer())  // a[k] = 0, self->rec = 0: the element or variable deleted
       return [target = variable(e.kids[0])](runner& r) {
         target.store(r, {});
         return value{};
