@@ -3021,11 +3021,30 @@ class builder {
 
   // A struct or union variable = the object at the address kids[1] stands for: its bytes copied
   // into the variable's (a read that fails faults with the address).
+  // *p = rec and rec.in = other.in: the bytes copied into the member of a struct variable, or
+  // into the scratch bytes p points at, which alloca() must have taken (else the invalid-address
+  // fault, as for other stores).
   void assign_whole(const expr& e, int depth) {
-    const auto id = e.kids[0].index;
+    const auto& target = e.kids[0];
+    if (e.kids[1].t.is_integer()) {  // self->rec = 0: the thread's bytes zeroed, as if deleted
+      const auto& v = p_.variables[target.index];
+      return zero({direct_base(v), l_.variable_offset[target.index]}, variable_size(v.value, l_.strsize));
+    }
     eval(e.kids[1], depth);
     e_.store(r10, temp(depth), r0);
-    pointer(r1, {direct_base(p_.variables[id]), l_.variable_offset[id]});
+    if (target.kind == kind_t::variable) {
+      pointer(r1, {direct_base(p_.variables[target.index]), l_.variable_offset[target.index]});
+    } else if (const auto at = in_variable(target)) {
+      pointer(r1, *at);
+    } else {
+      // The verifier takes a copy of at most the area's slack (scratchsize) past any offset in it.
+      if (variable_root(target.kids[0]) || e.t.size > p_.scratchsize)
+        throw error("a whole " + e.t.name + " stored there is not supported by the kernel engine yet", e.where);
+      eval(target.kids[0], depth + 1);
+      if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+      e_.store(r10, temp(depth + 1), r0);
+      scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(e.t.size));
+    }
     e_.mov(r2, static_cast<std::int32_t>(e.t.size));
     e_.load(r3, r10, temp(depth));
     e_.call(BPF_FUNC_probe_read_kernel);
@@ -3333,6 +3352,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   for (const auto& v : program.variables) {
     const auto size = variable_size(v.value, l.strsize);
     std::uint32_t offset = 0, map = 0, key = 0;
+    if (!v.keys.empty() && v.value.is_object())
+      throw error(v.value.name + " as an associative array's value (" + v.name +
+                  ") is not supported by the kernel engine yet: run it with -x engine=inproc");
     if (!v.keys.empty()) {
       map = next_map++;
       key = v.where == ir::scope::thread ? 8 : 0;

@@ -160,7 +160,7 @@ classify_probes() {
     function heading(h,   p, n, i, parts) {
         p = index(h, "/")
         if (p) h = substr(h, 1, p - 1)
-        if (h ~ /^[ \t\r\n]*(struct|union|enum|translator|typedef|inline|provider)[ \t\r\n]/) return
+        if (h ~ /^[ \t\r\n]*((self|this)[ \t\r\n]+)?(struct|union|enum|translator|typedef|inline|provider)[ \t\r\n]/) return
         n = split(h, parts, ",")
         for (i = 1; i <= n; i++) note(parts[i])
     }

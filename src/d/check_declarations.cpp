@@ -45,7 +45,7 @@ struct binding {
 void checker::declare_type(const ast::type_declaration& d) {
   try {
     if (d.keyword == "typedef") {
-      const auto t = find_type(d.type);
+      const auto t = declared_type(d.type, d.record);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + clean_name(d.type) + " of typedef " + d.name, d.where);
       if (types_.declares(d.name) || named_type(d.name, options_.strsize))
         fail("D_DECL_IDRED", "typedef redeclared: " + d.name, d.where);
@@ -68,12 +68,14 @@ void checker::declare_type(const ast::type_declaration& d) {
   }
 }
 
-void checker::declare_struct(const ast::type_declaration& d) {
-  const auto name = d.keyword + " " + d.name;
-  if (types_.declares(name)) fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
+// A struct or union; an anonymous one (no tag) is named "struct" or "union", as DTrace prints it.
+type checker::declare_struct(const ast::type_declaration& d) {
+  const auto name = d.name.empty() ? d.keyword : d.keyword + " " + d.name;
+  if (!d.name.empty() && types_.declares(name))
+    fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
   std::vector<std::pair<std::string, type>> members;
   for (const auto& m : d.members) {
-    auto t = find_type(m.type);
+    auto t = declared_type(m.type, m.record);
     if (!t || (t->is_object() && t->size == 0))
       fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + m.name, m.where);
     if (t->is_void()) fail("D_DECL_VOIDOBJ", "cannot have void object: " + m.name, m.where);
@@ -89,7 +91,7 @@ void checker::declare_struct(const ast::type_declaration& d) {
     }
     members.emplace_back(m.name, *t);
   }
-  types_.add_record(name, d.keyword == "union", members);
+  return types_.add_record(name, d.keyword == "union", members);
 }
 
 // Enumerators count from 0, or on from the value last given; each is a constant of the enum's

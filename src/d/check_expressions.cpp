@@ -689,7 +689,8 @@ bool checker::scratch_root(const ast::node_ptr& n) {
   return it != table.end() && scratch_variables_.count(it->second) != 0;
 }
 
-// *p, p->m, s.m and p[i] as the target of a store: an integer or pointer in writable memory.
+// *p, p->m, s.m and p[i] as the target of a store: an integer, pointer, struct or union in
+// writable memory.
 expr checker::memory_lvalue(const ast::node_ptr& n, const std::string& op) {
   const auto& base = n->kids[0];
   if (!writable(base)) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
@@ -698,8 +699,6 @@ expr checker::memory_lvalue(const ast::node_ptr& n, const std::string& op) {
     fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
   if (target.t.kind == type::category::array)
     fail("D_OP_ARRFUN", "operator " + op + " may not be applied to operand of type \"" + target.t.name + "\"", n->where);
-  if (target.t.is_object())
-    fail("D_UNKNOWN", "operator " + op + " of a whole struct or union in memory is not supported yet", n->where);
   return target;
 }
 
@@ -821,16 +820,17 @@ expr checker::assign(const ast::node_ptr& n) {
   return e;
 }
 
-// target = v of a struct or union: v's bytes copied into a variable of the same type (DTrace's
-// D_OP_INCOMPAT otherwise).
+// target = v of a struct or union: v's bytes copied into a variable of the same type, or into
+// memory (`*p = rec`, `rec.in = other.in`: where a store may go, the engine says) (DTrace's
+// D_OP_INCOMPAT otherwise); an associative array's element or a thread's variable assigned 0 is
+// deleted, as DTrace deletes a dynamic variable stored zero.
 expr checker::whole_assignment(const ast::node_ptr& n, expr target, expr v) {
   const auto& op = n->text;
   if (op != "=") fail("D_OP_ARITH", op_message(op, "requires operands of arithmetic type"), n->where);
-  if (target.t != v.t) incompatible_operands(target.t.name, op, v.t.name, n->where);
-  if (target.kind != kind_t::variable)
-    fail("D_UNKNOWN", "operator = of a whole struct or union in memory is not supported yet", n->where);
-  if (!target.kids.empty())
-    fail("D_UNKNOWN", "a struct or union as an associative array's value is not supported yet", n->where);
+  const bool dynamic = target.kind == kind_t::variable &&
+                       (!target.kids.empty() || result_.program.variables[target.index].where == ir::scope::thread);
+  const bool deletes = dynamic && v.kind == kind_t::constant && v.t.is_integer() && v.value == 0;
+  if (target.t != v.t && !deletes) incompatible_operands(target.t.name, op, v.t.name, n->where);
   expr e;
   e.kind = kind_t::assign;
   e.operation = ir::op::assign;

@@ -99,12 +99,30 @@ std::optional<type> checker::find_type(const std::string& name) {
   return pointer_to(*t);
 }
 
+// The type of a declaration, member or typedef: the one it names, or the anonymous struct or
+// union it writes (declared when first met) with the stars after it.
+std::optional<type> checker::declared_type(const std::string& name,
+                                           const ast::anonymous_record& record) {
+  if (!record) return find_type(name);
+  auto [it, first] = anonymous_.try_emplace(record.get());
+  if (first) it->second = declare_struct(*record);  // on an error, stays none
+  if (!it->second) throw failed{};                  // its error is reported, at its first name
+  const auto stars = split_stars(name).second;
+  if (stars > 1) return std::nullopt;
+  return stars == 0 ? it->second : pointer_to(*it->second);
+}
+
 void checker::declare(const ast::declaration& d) {
   if (split_stars(d.type) == std::pair<std::string, int>{"long double", 0}) {  // 16 bytes: no engine's values hold it
     error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
     return;
   }
-  auto t = find_type(d.type);
+  std::optional<type> t;
+  try {
+    t = declared_type(d.type, d.record);
+  } catch (const failed&) {
+    return;
+  }
   if (t && t->is_void() && !d.dimensions.empty()) {
     error("D_DECL_VOIDOBJ", "cannot declare array of void", d.where);
     return;
@@ -158,9 +176,9 @@ void checker::declare(const ast::declaration& d) {
     inlines_.emplace(d.name, std::make_pair(*t, d.value));
     return;
   }
-  // A struct, union or array variable holds its bytes (global, self-> or this->); not yet as an
-  // associative array's value.
-  if (t->is_object() && !d.keys.empty()) {
+  // A struct, union or array variable holds its bytes (global, self->, this->, an associative
+  // array's element); arrays are not an associative array's value yet.
+  if (t->kind == type::category::array && !d.keys.empty()) {
     error("D_UNKNOWN", "variables of type " + t->name + " are not supported yet: " + d.name, d.where);
     return;
   }

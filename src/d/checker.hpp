@@ -76,6 +76,7 @@ class checker {
   // ---- declarations and casts (check_types.cpp) ----------------------------------------------
 
   std::optional<type> find_type(const std::string& name);
+  std::optional<type> declared_type(const std::string& name, const ast::anonymous_record& record);
   void declare(const ast::declaration& d);
   std::optional<type> array_of(type element, const ast::declaration& d);
   expr cast_to(expr e, const type& t);
@@ -84,7 +85,7 @@ class checker {
   // ---- types and translators declared in D (check_declarations.cpp) ---------------------------
 
   void declare_type(const ast::type_declaration& d);
-  void declare_struct(const ast::type_declaration& d);
+  type declare_struct(const ast::type_declaration& d);
   void declare_enum(const ast::type_declaration& d);
   void declare_translator(const ast::translator& t);
   std::optional<type> translator_type(const std::string& name, bool output, ast::span where);
@@ -262,6 +263,9 @@ class checker {
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   declared_types types_;  // the program's structs, unions, enums and typedefs, then the kernel's
+  // Each anonymous struct or union the program writes, declared once for all the names of its
+  // declaration (none when it has an error, reported once).
+  std::map<const ast::type_declaration*, std::optional<type>> anonymous_;
   std::map<std::string, std::pair<type, std::int64_t>> enumerators_;  // name -> enum type, value
   struct translator_decl {
     std::optional<type> input;  // a library translator's: resolved when first used

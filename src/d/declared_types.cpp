@@ -35,7 +35,7 @@ ir::type declared_types::add_record(std::string name, bool is_union,
   const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
   e.t = {ir::type::category::record, size, false, name, id, 0};
   entries_.push_back(e);
-  names_.emplace(std::move(name), e.t);
+  if (name != "struct" && name != "union") names_.emplace(std::move(name), e.t);
   return e.t;
 }
 

@@ -25,7 +25,8 @@ class declared_types final : public ir::type_table {
   /// Whether the program declared `name` ("struct s", "enum e", a typedef's name).
   bool declares(std::string_view name) const { return names_.count(std::string(name)) != 0; }
   /// A struct or union of these members, in order, laid out as C lays them out (each at its
-  /// alignment; a union's all at 0).
+  /// alignment; a union's all at 0). An anonymous one (`name` "struct" or "union") is known
+  /// by its id only.
   ir::type add_record(std::string name, bool is_union, const std::vector<std::pair<std::string, ir::type>>& members);
   /// An array of `count` elements.
   ir::type add_array(const ir::type& element, std::uint32_t count);

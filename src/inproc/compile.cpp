@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <random>
@@ -917,8 +918,8 @@ class compiler {
           return c(r) ? a(r) : b(r);
         };
       case kind_t::assign: {
-        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
         if (e.t.is_object()) return naming_pc(pc, object_assign(e));
+        if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));
         const auto target = variable(e.kids[0]);
         auto x = compile(e.kids[1]);
         const auto t = e.t;
@@ -1164,10 +1165,12 @@ class compiler {
     std::vector<compiled_expr> keys;
     std::vector<bool> key_is_string;
     std::size_t object_size = 0;  // a struct or union variable's bytes, which it holds
+    // What an element not made yet reads as: object_size zero bytes, never written.
+    std::shared_ptr<const std::vector<std::byte>> zeros;
 
     value load(runner& r) const {
       if (object_size != 0)  // a struct or union stands for its address
-        return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(object(r))), {}};
+        return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(object(r, false))), {}};
       if (where == ir::scope::clause) return r.locals[index];
       if (where == ir::scope::global && !keyed) {
         if (r.st.globals.size() <= index) return {};
@@ -1205,18 +1208,21 @@ class compiler {
     }
 
     // A struct or union variable's bytes, zero at first: a global's and a clause-local's made at
-    // their first use, a thread's counted in dynvarsize and kept, or none (a dynamic variable
-    // drop) when it finds no room.
-    std::byte* object(runner& r) const {
+    // their first use, a thread's and an associative array element's counted in dynvarsize and
+    // kept, or none (a dynamic variable drop) when it finds no room. Reading (`create` false)
+    // makes no element: one that does not exist reads as zeros, as in DTrace.
+    std::byte* object(runner& r, bool create = true) const {
       value* v = nullptr;
       if (where == ir::scope::clause) {
         v = &r.locals[index];
-      } else if (where == ir::scope::global) {
+      } else if (where == ir::scope::global && !keyed) {
         if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
         v = &r.st.globals[index];
       } else {
         const auto k = element(r);
         auto it = r.st.variables.find(k);
+        // Only reads ask for no element, and they write nothing through it.
+        if (it == r.st.variables.end() && !create) return const_cast<std::byte*>(zeros->data());
         if (it == r.st.variables.end()) {
           value fresh{0, std::string(object_size, '\0')};
           const auto needed = element_bytes(k, fresh);
@@ -1253,7 +1259,8 @@ class compiler {
   variable_ref variable(const expr& e) {
     const auto& v = st_.program.variables[e.index];
     variable_ref out{e.index, v.where, v.value.is_string(), !v.keys.empty(), {}, {},
-                     v.value.is_object() ? v.value.size : 0};
+                     v.value.is_object() ? v.value.size : 0, nullptr};
+    if (out.object_size != 0) out.zeros = std::make_shared<const std::vector<std::byte>>(out.object_size);
     for (const auto& k : e.kids) {
       out.keys.push_back(compile(k));
       out.key_is_string.push_back(k.t.is_string());
@@ -1270,7 +1277,7 @@ class compiler {
   compiled_expr memory_read(const expr& e) {
     if (const auto v = object_variable(e); v && !e.t.is_object())
       return [v = *v, offset = e.value, t = e.t](runner& r) {
-        const auto* bytes = v.object(r);
+        const auto* bytes = v.object(r, false);
         return value{bytes ? load_integer(bytes + offset, t) : 0, {}};
       };
     return [address = compile(e.kids[0]), offset = e.value, t = e.t, checked = ir::loads_through_pointer(e)](runner& r) {
@@ -1314,15 +1321,15 @@ class compiler {
   // bytes this clause's alloca() or copyin() took, anything else being the invalid-address fault,
   // as in the kernel engine.
   using place_fn = std::function<std::byte*(runner&)>;
-  place_fn place(const expr& target) {
+  // `size`: the bytes stored, an integer's (at most 8) or a whole struct's.
+  place_fn place(const expr& target, std::size_t size) {
     if (const auto v = object_variable(target))
       return [v = *v, offset = target.value](runner& r) {
         auto* bytes = v.object(r);
         return bytes ? bytes + offset : nullptr;
       };
     if (const auto v = root_variable(target.kids[0]))
-      return [v = *v, address = compile(target.kids[0]), offset = target.value,
-              size = std::min<std::size_t>(target.t.size, 8)](runner& r) -> std::byte* {
+      return [v = *v, address = compile(target.kids[0]), offset = target.value, size](runner& r) -> std::byte* {
         const auto at = past(address(r).i, offset);
         auto* bytes = v.object(r);
         if (!bytes) return nullptr;
@@ -1331,11 +1338,11 @@ class compiler {
           bad_address(at);
         return bytes + (at - begin);
       };
-    return [address = compile(target.kids[0]), offset = target.value,
-            size = std::min<std::size_t>(target.t.size, 8)](runner& r) {
+    return [address = compile(target.kids[0]), offset = target.value, size](runner& r) {
       return scratch::mine().writable(past(address(r).i, offset), size);
     };
   }
+  place_fn place(const expr& target) { return place(target, std::min<std::size_t>(target.t.size, 8)); }
 
   // *p = v, p->m += v ...: the value first, then the place, as the kernel engine evaluates them.
   compiled_expr memory_assign(const expr& e) {
@@ -1363,7 +1370,21 @@ class compiler {
 
   // rec = other: a whole struct or union variable's bytes copied from where the other is (a
   // variable's bytes, scratch, the process's memory); the variable stands for its address after.
+  // *p = rec and rec.in = other.in: the bytes copied to where a store may go (place()), the
+  // source's address first, as the kernel engine takes them.
   compiled_expr object_assign(const expr& e) {
+    if (e.kids[0].kind == kind_t::memory)
+      return [from = compile(e.kids[1]), at = place(e.kids[0], e.t.size), size = e.t.size](runner& r) {
+        const auto source = from(r).i;
+        auto* bytes = at(r);
+        if (bytes && reinterpret_cast<std::int64_t>(bytes) != source) read_memory(bytes, source, size);
+        return value{};
+      };
+    if (e.kids[1].t.is_integer())  // a[k] = 0, self->rec = 0: the element or variable deleted
+      return [target = variable(e.kids[0])](runner& r) {
+        target.store(r, {});
+        return value{};
+      };
     return [target = variable(e.kids[0]), from = compile(e.kids[1])](runner& r) {
       const auto at = from(r).i;
       auto* bytes = target.object(r);

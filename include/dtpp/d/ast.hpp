@@ -79,9 +79,15 @@ struct pragma {
 /// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
 /// type, wherever it is used. `int a, *p, b[2];` is three of them, each with its own stars and
 /// brackets, as C binds them.
+struct type_declaration;
+/// A struct or union written where a type name stands (`struct { int a; } x;`): one type, without
+/// a tag, shared by every name the declaration declares.
+using anonymous_record = std::shared_ptr<const type_declaration>;
+
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
-  std::string type;
+  std::string type;   ///< the type's name; only the stars after it when `record` is set
+  anonymous_record record;  ///< the type when written as `struct { ... }`; null otherwise
   std::string name;
   std::vector<std::string> keys;  ///< key types of an associative array
   /// An array's dimensions as written, outermost first ("" for `[]`, which D refuses).
@@ -94,7 +100,8 @@ struct declaration {
 /// A member of a struct or union declared in D (`type name;`, `char name[16];`), an enumerator
 /// (`NAME = value`) or a translator's member (`name = expression;`).
 struct declared_member {
-  std::string type;   ///< a struct or union member's type; empty otherwise
+  std::string type;  ///< a struct or union member's type (a `record`'s stars); empty otherwise
+  anonymous_record record;  ///< the member's type when written as `struct { ... }`
   std::string name;
   std::string count;  ///< an array member's element count as written; empty for others
   node_ptr value;     ///< an enumerator's value (may be null) or a translator member's expression
@@ -113,8 +120,9 @@ struct declarator {
 /// union or enum may declare variables of its type too (`struct s { int i; } *p, a[2];`).
 struct type_declaration {
   std::string keyword;  ///< "struct", "union", "enum" or "typedef"
-  std::string name;     ///< the tag ("" for an anonymous enum) or the typedef's new name
-  std::string type;     ///< a typedef's type
+  std::string name;     ///< the tag ("" for an anonymous type) or the typedef's new name
+  std::string type;     ///< a typedef's type (its stars for a `record`)
+  anonymous_record record;  ///< a typedef's type when written as `struct { ... }`
   std::vector<declared_member> members;
   std::vector<declarator> variables;  ///< those declared with the type
   span where;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -528,6 +529,7 @@ Item next_declarator(const Item& first, const std::string& stars) {
   Item next;
   next.type = first.type.substr(0, first.type.find_last_not_of(" \t\r\n*") + 1);
   if (!stars.empty()) next.type += " " + stars;
+  next.record = first.record;
   if constexpr (std::is_same_v<Item, ast::declaration>) next.scope = first.scope;
   return next;
 }
@@ -543,6 +545,25 @@ const auto push_next_declarator = [](auto& ctx) {
   }
   list.push_back(std::move(next));
 };
+
+// The item a part of a declaration fills: the last of a list (the declarator being read), or
+// the rule's own.
+template <class Item>
+Item& last_of(Item& item) { return item; }
+template <class Item>
+Item& last_of(std::vector<Item>& items) { return items.back(); }
+
+// `struct { members }` or `union { ... }` where a type name stands (a variable's, a member's or
+// a typedef's type): a type of its own without a tag. The rules are defined further down.
+x3::rule<class struct_members, std::vector<ast::declared_member>> const struct_members = "member";
+x3::rule<class anonymous_record, ast::type_declaration> const anonymous_record = "type name";
+// A declaration's, member's or typedef's type: a type name, or an anonymous struct or union and
+// the stars after it (`struct { int a; } *p;`).
+const auto declared_type = declared_type_name[([](auto& ctx) { last_of(x3::_val(ctx)).type = x3::_attr(ctx); })] |
+    (anonymous_record[([](auto& ctx) {
+       last_of(x3::_val(ctx)).record = std::make_shared<const ast::type_declaration>(std::move(x3::_attr(ctx)));
+     })] >>
+     stars[([](auto& ctx) { last_of(x3::_val(ctx)).type = stars_of(x3::_attr(ctx)); })]);
 
 // `[inline] [self|this] type declarator, ... ;`, each declarator `name`, `*name`,
 // `name[N]...` or `name[type, ...]`, with `= expression` for an inline (the checker refuses it
@@ -560,17 +581,15 @@ const auto declaration_def = x3::omit[
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
-    declared_type_name[([](auto& ctx) { x3::_val(ctx).back().type = x3::_attr(ctx); })] >>
+    declared_type >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > declarator_tail) > ';') | ';')];
 BOOST_SPIRIT_DEFINE(declaration)
 
 // The parts of type declarations and translators, each a declared_member (the last of a list).
-inline ast::declared_member& last_member(ast::declared_member& m) { return m; }
-inline ast::declared_member& last_member(std::vector<ast::declared_member>& members) { return members.back(); }
 const auto member_name = [](auto& ctx) {
-  auto& m = last_member(x3::_val(ctx));
+  auto& m = last_of(x3::_val(ctx));
   m.name = x3::_attr(ctx);
   const auto end = end_of(ctx);
   m.where = {static_cast<std::uint32_t>(end - m.name.size()), end};
@@ -578,12 +597,11 @@ const auto member_name = [](auto& ctx) {
 const auto member_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 const auto push_member = [](auto& ctx) { x3::_val(ctx).members.push_back(x3::_attr(ctx)); };
 
-// `type name;`, `type name[count];` or `type a, *p, b[2];` in a struct or union.
-x3::rule<class struct_members, std::vector<ast::declared_member>> const struct_members = "member";
+// `type name;`, `type name[count];` or `type a, *p, b[2];` in a struct or union. A member
+// names itself: an anonymous struct without a name (C11's) is a syntax error, as in DTrace.
 const auto member_count = -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).back().count = x3::_attr(ctx); })] > ']');
 const auto struct_members_def = x3::omit[
-    x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
-    declared_type_name[([](auto& ctx) { x3::_val(ctx).back().type = x3::_attr(ctx); })] >>
+    x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
     identifier_text[member_name] >> member_count >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
@@ -603,6 +621,14 @@ const auto keyword_of = [](auto& ctx) {
   x3::_val(ctx).keyword.assign(range.begin(), range.end());
 };
 const auto tag_of = [](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); };
+const auto append_members = [](auto& ctx) {
+  auto& members = x3::_val(ctx).members;
+  members.insert(members.end(), x3::_attr(ctx).begin(), x3::_attr(ctx).end());
+};
+// DTrace's grammar wants one member at least: `struct { }` is a syntax error near '}'.
+const auto anonymous_record_def = x3::omit[
+    (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{') >
+    +struct_members[append_members] > '}'];
 const auto declared_variables =
     -(((stars >> identifier_text)[([](auto& ctx) {
          const auto& attr = x3::_attr(ctx);
@@ -611,14 +637,10 @@ const auto declared_variables =
        *array_dimension[push_dimension_to([](auto& d) -> auto& { return d.variables.back().dimensions; })]) % ',') > ';';
 const auto type_declaration_def = x3::omit[
     (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> identifier_text[tag_of] >>
-     '{' > *struct_members[([](auto& ctx) {
-       auto& members = x3::_val(ctx).members;
-       members.insert(members.end(), x3::_attr(ctx).begin(), x3::_attr(ctx).end());
-     })] > '}' > declared_variables) |
+     '{' > *struct_members[append_members] > '}' > declared_variables) |
     (x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> -identifier_text[tag_of] >>
      '{' > (enumerator[push_member] % ',') > -x3::lit(',') > '}' > declared_variables) |
-    (x3::raw[x3::lexeme[x3::lit("typedef") >> word_end]][keyword_of] >
-     declared_type_name[([](auto& ctx) { x3::_val(ctx).type = x3::_attr(ctx); })] > identifier_text[tag_of] > ';')];
+    (x3::raw[x3::lexeme[x3::lit("typedef") >> word_end]][keyword_of] > declared_type > identifier_text[tag_of] > ';')];
 
 // `translator output < input parameter > { member = expression; ... };`
 x3::rule<class translator, ast::translator> const translator = "translator";
@@ -628,7 +650,7 @@ const auto translator_def = x3::omit[
     declared_type_name[([](auto& ctx) { x3::_val(ctx).input = x3::_attr(ctx); })] >
     identifier_text[([](auto& ctx) { x3::_val(ctx).parameter = x3::_attr(ctx); })] > '>' > '{' >
     *translator_member[push_member] > '}' > ';'];
-BOOST_SPIRIT_DEFINE(struct_members, enumerator, translator_member, type_declaration, translator)
+BOOST_SPIRIT_DEFINE(struct_members, anonymous_record, enumerator, translator_member, type_declaration, translator)
 
 const auto comment = x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"] |
                      x3::lexeme["//" >> *(x3::char_ - x3::eol)];

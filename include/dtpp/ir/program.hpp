@@ -167,7 +167,10 @@ struct expr {
     unary,        ///< operation: negate, plus, logical_not, complement; kids: operand
     binary,       ///< operation: first_binary .. last_binary; kids: left, right
     conditional,  ///< kids: condition, then, else
-    assign,       ///< operation: assign, or a compound's arithmetic (add for +=); kids: target, value
+    /// operation: assign, or a compound's arithmetic (add for +=); kids: target, value. A struct
+    /// or union target: the value's bytes copied, or (an associative array's element assigned
+    /// the integer 0) the element deleted.
+    assign,
     increment,    ///< operation: increment or decrement; value: 1 for prefix, 0 for postfix; kids: target
     cast,         ///< kids: operand; type: the target
     call,         ///< function: the subroutine; kids: arguments (strtok(NULL, d): d alone, going on with the thread's string)

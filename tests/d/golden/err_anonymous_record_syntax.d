@@ -1,0 +1,2 @@
+struct s { int i; struct { int a; }; };
+struct { } e;
