@@ -25,6 +25,7 @@ constexpr std::int16_t error_return_slot = -408;  // which clause a fault's ERRO
 constexpr std::int16_t vtime_slot = -416;         // the task, then its vtime entry, while vtimestamp is read
 constexpr std::int16_t agg_key_slot = -480;       // fp-480 ... fp-417: an aggregation's key, when it fits
 constexpr std::uint32_t agg_key_stack_bytes = 64;
+constexpr std::size_t initial_words_in_place = 8;  // see restart_entry()
 constexpr std::int16_t timestamp_slot = -488;     // the firing's timestamp, 0 until read
 constexpr std::int16_t vtimestamp_slot = -496;    // the firing's vtimestamp, 0 until read
 constexpr std::uint32_t error_arguments = 6;      // arg0 .. arg5 of dtrace:::ERROR
@@ -653,7 +654,6 @@ class builder {
     const auto size = key_bytes(widths);
     const place key = size <= agg_key_stack_bytes ? place{r10, static_cast<std::uint32_t>(agg_key_slot)}
                                                   : place{r7, s_.allocate(size)};
-    if (size == 0) zero(key, 8);  // the one-entry array's index 0
     build_key(key, s.keys, d.keys, widths, 0);
     // The value and increment wait on the stack while the entry is found.
     if (!s.args.empty()) eval(s.args[0], 0);
@@ -663,17 +663,6 @@ class builder {
     else e_.mov(r0, 1);
     e_.store(r10, temp(1), r0);
 
-    // The entry's initial value ([generation, words]) waits in scratch, written once for every
-    // statement updating this aggregation (a quantize's is 1 KiB, and scratch has 32 KiB).
-    const auto words = d.fn.words();
-    auto [cached, fresh_init] = initial_values_.try_emplace(s.aggregation, 0);
-    if (fresh_init) {
-      cached->second = s_.allocate(static_cast<std::uint32_t>(8 * (words + 1)));
-      std::vector<std::uint64_t> initial(words);
-      d.fn.init(initial.data());
-      std::memcpy(s_.image.data() + cached->second + 8, initial.data(), 8 * words);
-    }
-    const auto init = cached->second;
     const std::uint32_t generation = global_generations + 8 * (s.aggregation - 1);
 
     const auto found = e_.make_label(), fresh = e_.make_label(), done = e_.make_label(), current = e_.make_label();
@@ -683,8 +672,9 @@ class builder {
       e_.bind(missed);
     }
     const auto lookup = [&] {
+      if (size == 0) e_.store_imm(r10, misc_slot, 0, 4);  // the one-entry array's index 0
       e_.load_map(r1, static_cast<int>(map));
-      pointer(r2, key);
+      pointer(r2, size == 0 ? place{r10, static_cast<std::uint32_t>(misc_slot)} : key);
       e_.call(BPF_FUNC_map_lookup_elem);
     };
     lookup();
@@ -711,19 +701,13 @@ class builder {
       e_.alu(BPF_MUL, r0, static_cast<std::int32_t>(l_.slot_size[s.aggregation - 1]));
       e_.alu(BPF_ADD, r9, r0);
     }
-    // A clear() since this CPU last updated the entry: it restarts from the initial words (in
-    // scratch, looked up here: the common case needs no scratch), then the generation.
+    // A clear() since this CPU last updated the entry: it restarts from the initial words, then
+    // the generation.
     e_.bind(current);
     e_.load(r1, r8, off16(generation));
     e_.load(r2, r9, 0);
     e_.jump_if(BPF_JEQ, r1, r2, fresh);
-    lookup_fixed(map_scratch, done);
-    e_.mov(r3, r0);
-    e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(init + 8));
-    e_.mov(r1, r9);
-    e_.alu(BPF_ADD, r1, 8);
-    e_.mov(r2, static_cast<std::int32_t>(8 * words));
-    e_.call(BPF_FUNC_probe_read_kernel);
+    restart_entry(s.aggregation, done);
     e_.load(r1, r8, off16(generation));
     e_.store(r9, 0, r1);
     e_.bind(fresh);
@@ -732,6 +716,41 @@ class builder {
     e_.load(r3, r10, temp(1));  // increment
     update(d.fn, done);
     e_.bind(done);
+  }
+
+  // Writes aggregation `id`'s initial words into the entry at r9 + 8. A few words are stored in
+  // place: no helper call, and no map lookup for the verifier to patch (it copies the whole
+  // program for each, so one per clause made 900 clauses load in twice the time). Many words (a
+  // quantize's 1 KiB) come from scratch, written once per aggregation, which has 32 KiB.
+  void restart_entry(std::uint32_t id, label fail) {
+    const auto& fn = p_.aggregations[id - 1].fn;
+    std::vector<std::uint64_t> initial(fn.words());
+    fn.init(initial.data());
+    if (initial.size() <= initial_words_in_place) {
+      for (std::size_t i = 0; i < initial.size(); ++i) {
+        const auto word = static_cast<std::int64_t>(initial[i]);
+        const auto at = off16(static_cast<std::uint32_t>(8 * (i + 1)));
+        if (word == static_cast<std::int32_t>(word)) {
+          e_.store_imm(r9, at, static_cast<std::int32_t>(word));  // sign-extended to 8 bytes
+        } else {
+          e_.mov64(r1, word);
+          e_.store(r9, at, r1);
+        }
+      }
+      return;
+    }
+    auto [cached, fresh] = initial_values_.try_emplace(id, 0);
+    if (fresh) {
+      cached->second = s_.allocate(static_cast<std::uint32_t>(8 * initial.size()));
+      std::memcpy(s_.image.data() + cached->second, initial.data(), 8 * initial.size());
+    }
+    lookup_fixed(map_scratch, fail);
+    e_.mov(r3, r0);
+    e_.alu(BPF_ADD, r3, static_cast<std::int32_t>(cached->second));
+    e_.mov(r1, r9);
+    e_.alu(BPF_ADD, r1, 8);
+    e_.mov(r2, static_cast<std::int32_t>(8 * initial.size()));
+    e_.call(BPF_FUNC_probe_read_kernel);
   }
 
   // r9 = this CPU's front cache entry for the key at r7 + key (after the key: its generation and

@@ -995,6 +995,39 @@ TEST_CASE("clear() restarts values without losing keys, trunc() removes keys") {
   k.stop();
 }
 
+// Functions whose initial words are not all zero (min, max) and functions with many words
+// (quantize's and lquantize's buckets, copied from scratch) restart from their own initial
+// values: a restart from zeros would leave min at 0 and max at 0.
+TEST_CASE("after clear() each function restarts from its initial value") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("syscall::lseek:entry /pid == " + me() + " && arg0 == 998/ { "
+                           "@mn = min(arg1); @mx = max(-arg1); @a = avg(arg1); @sd = stddev(arg1); "
+                           "@q = quantize(arg1); @lq = lquantize(arg1, 0, 200, 10); @k[arg2] = min(arg1); }"));
+  k.go();
+  ::syscall(SYS_lseek, 998, 100, SEEK_SET);
+  for (std::uint32_t id = 1; id <= 7; ++id) k.aggregation(id).clear();
+  ::syscall(SYS_lseek, 998, 7, SEEK_SET);
+  k.stop();
+  const auto words = [&](std::uint32_t id) {
+    const auto t = k.aggregation(id).snapshot();
+    REQUIRE(t.size() == 1);
+    const auto w = t.words(0);
+    return std::vector<std::int64_t>(w.begin(), w.end());
+  };
+  CHECK(words(1) == std::vector<std::int64_t>{7});
+  CHECK(words(2) == std::vector<std::int64_t>{-7});
+  CHECK(words(3) == std::vector<std::int64_t>{1, 7});
+  CHECK(words(4) == std::vector<std::int64_t>{1, 7, 49, 0});
+  const auto q = words(5);
+  CHECK(std::accumulate(q.begin(), q.end(), std::int64_t{0}) == 1);
+  CHECK(q[agg::quantize::bucket(7)] == 1);
+  const auto lq = words(6);  // the parameter word, then underflow, [0, 10), ...
+  CHECK(static_cast<std::uint64_t>(lq[0]) == LQuantize(0, 200, 10).param());
+  CHECK(std::accumulate(lq.begin() + 1, lq.end(), std::int64_t{0}) == 1);
+  CHECK(lq[2] == 1);
+  CHECK(words(7) == std::vector<std::int64_t>{7});
+}
+
 void pin_to_cpu(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);
