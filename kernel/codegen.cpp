@@ -671,15 +671,16 @@ class builder {
       front_cache(s.aggregation - 1, key, current, missed);
       e_.bind(missed);
     }
-    const auto lookup = [&] {
-      if (size == 0) e_.store_imm(r10, misc_slot, 0, 4);  // the one-entry array's index 0
-      e_.load_map(r1, static_cast<int>(map));
-      pointer(r2, size == 0 ? place{r10, static_cast<std::uint32_t>(misc_slot)} : key);
-      e_.call(BPF_FUNC_map_lookup_elem);
-    };
-    lookup();
-    e_.jump_if(BPF_JNE, r0, 0, found);
-    if (!d.keys.empty()) {
+    if (d.keys.empty()) {
+      lookup_fixed(map, done);  // the one-entry array's index 0, which the verifier knows is there
+    } else {
+      const auto lookup = [&] {
+        e_.load_map(r1, static_cast<int>(map));
+        pointer(r2, key);
+        e_.call(BPF_FUNC_map_lookup_elem);
+      };
+      lookup();
+      e_.jump_if(BPF_JNE, r0, 0, found);
       // A new key: its entry starts all zero (generation 0: each CPU's slot starts itself below).
       lookup_fixed(l_.zero_map, done);
       e_.mov(r3, r0);
@@ -690,8 +691,8 @@ class builder {
       lookup();
       e_.jump_if(BPF_JNE, r0, 0, found);
       count_drop(drop_aggregation);
+      e_.jump(done);
     }
-    e_.jump(done);  // (an array's one entry is always found)
 
     e_.bind(found);
     e_.mov(r9, r0);
