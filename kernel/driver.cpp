@@ -42,20 +42,21 @@ namespace dtpp::kernel {
 namespace {
 
 // Moves the calling thread to CPU 0 while it lives (and back), when the thread may run there.
-class on_cpu_zero {
+// This thread on one CPU while it lives, when the scheduler lets it move there.
+class on_cpu {
  public:
-  on_cpu_zero() {
-    cpu_set_t cpu0;
-    CPU_ZERO(&cpu0);
-    CPU_SET(0, &cpu0);
+  explicit on_cpu(int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
     moved_ = ::sched_getaffinity(0, sizeof before_, &before_) == 0 &&
-             ::sched_setaffinity(0, sizeof cpu0, &cpu0) == 0;
+             ::sched_setaffinity(0, sizeof one, &one) == 0;
   }
-  ~on_cpu_zero() {
+  ~on_cpu() {
     if (moved_) ::sched_setaffinity(0, sizeof before_, &before_);
   }
-  on_cpu_zero(const on_cpu_zero&) = delete;
-  on_cpu_zero& operator=(const on_cpu_zero&) = delete;
+  on_cpu(const on_cpu&) = delete;
+  on_cpu& operator=(const on_cpu&) = delete;
   bool moved() const { return moved_; }
 
  private:
@@ -946,11 +947,12 @@ struct driver::state {
   }
 
   // BEGIN and END run on CPU 0, as the in-process engine fires them, so that both engines print
-  // the same lines. A program that asks about its task (curthread, pid, execname, self->, raise())
-  // runs in this thread, as DTrace's run in dtrace(1)'s, which moves to CPU 0 for it: a wait for
-  // CPU 0's scheduler, up to a time slice when other work runs there. Any other program runs
-  // where the kernel picks the CPU itself (BPF_F_TEST_RUN_ON_CPU): from an interrupt on CPU 0,
-  // which cannot tell the difference, and costs no migration. BEGIN runs before any probe is
+  // the same lines, or on -x cpu's, the one CPU traced (as DTrace runs them). A program that asks
+  // about its task (curthread, pid, execname, self->, raise()) runs in this thread, as DTrace's
+  // run in dtrace(1)'s, which moves to that CPU for it: a wait for its scheduler, up to a time
+  // slice when other work runs there. Any other program runs where the kernel picks the CPU
+  // itself (BPF_F_TEST_RUN_ON_CPU): from an interrupt on that CPU, which cannot tell the
+  // difference, and costs no migration. BEGIN runs before any probe is
   // attached and END after all are detached, so no other program of ours shares the interrupt's
   // stretch (which element_always_ready counts on).
   void run_in_kernel(target::kind kind) {
@@ -961,15 +963,16 @@ struct driver::state {
         in_thread = in_thread || reads_task[i];
       }
     if (!any) return;
-    std::optional<on_cpu_zero> pinned;
-    if (in_thread) pinned.emplace();
+    const auto cpu = options.cpu.value_or(0);
+    std::optional<on_cpu> pinned;
+    if (in_thread) pinned.emplace(static_cast<int>(cpu));
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (units[i].program.type != kind) continue;
       std::uint64_t args[6] = {};
       LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = args, .ctx_size_in = sizeof args);
       if (!pinned || !pinned->moved()) {  // no task to keep, or CPU 0 is not this thread's to use
         run.flags = BPF_F_TEST_RUN_ON_CPU;
-        run.cpu = 0;
+        run.cpu = cpu;
       }
       if (bpf_prog_test_run_opts(programs[i].get(), &run) != 0)
         throw error("running " + units[i].program.info.name + " in the kernel: " + errno_text(errno));

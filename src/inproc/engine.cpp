@@ -190,8 +190,10 @@ void engine::go() {
   if (st.started) return;
   st.started = true;
   using kind = detail::bound_probe::kind;
+  // BEGIN and END report CPU 0, as the kernel engine runs them, or -x cpu's, the one CPU traced.
   for (const auto& b : st.probes)
-    if (b.type == kind::begin) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
+    if (b.type == kind::begin)
+      detail::runner(st, b, {}, st.options.cpu.value_or(0), __builtin_return_address(0)).run();
   if (st.exited.load()) return;
   detail::attach_sites(st);
   for (const auto& b : st.probes) {
@@ -231,7 +233,8 @@ void engine::stop() {
   if (st.ended) return;
   st.ended = true;
   for (const auto& b : st.probes)
-    if (b.type == detail::bound_probe::kind::end) detail::runner(st, b, {}, 0, __builtin_return_address(0)).run();
+    if (b.type == detail::bound_probe::kind::end)
+      detail::runner(st, b, {}, st.options.cpu.value_or(0), __builtin_return_address(0)).run();
 }
 
 bool engine::exited() const { return state_->exited.load(std::memory_order_acquire); }
