@@ -143,8 +143,13 @@ void report(const d::diagnostic& error, const loaded_program& loaded, const d::r
 void report(const settings& s, d::diagnostic error, const loaded_programs& loaded) {
   const auto [i, where] = loaded.joined.locate(error.where);
   error.where = where;
-  if (i < loaded.library.size()) {  // in a library translator or inline a program used
-    std::fputs(d::render(error, loaded.library[i], {s.name, loaded.errtags, true, loaded.errsource}).c_str(), stderr);
+  if (i < loaded.library.size()) {
+    // In a file of D's library: dtrace(1) blames the first program, at the library file's line.
+    const auto& library_file = loaded.library[i];
+    auto options = render_options(s, loaded, s.programs.front());
+    options.file = library_file.name();
+    const d::source_file shown(loaded.programs.front().source.name(), library_file.text());
+    std::fputs(d::render(error, shown, options).c_str(), stderr);
     return;
   }
   const auto p = i - loaded.library.size();

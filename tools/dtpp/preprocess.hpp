@@ -146,15 +146,18 @@ inline preprocess_result preprocess(const std::vector<std::string>& arguments,
   }
   ::lseek(input, 0, SEEK_SET);
 
-  std::vector<char*> argv;
-  for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+  // cpp is told its name without the directory, as dtrace-utils runs it: its messages then read
+  // `cpp: ...` (or `cat: ...` under -x cpppath=/bin/cat), whatever the path.
+  std::string shown_name = arguments[0].substr(arguments[0].rfind('/') + 1);
+  std::vector<char*> argv{shown_name.data()};
+  for (std::size_t i = 1; i < arguments.size(); ++i) argv.push_back(const_cast<char*>(arguments[i].c_str()));
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   ::posix_spawn_file_actions_init(&actions);
   ::posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO);
   ::posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
   pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawnp(&pid, arguments[0].c_str(), &actions, nullptr, argv.data(), environ);
   ::posix_spawn_file_actions_destroy(&actions);
   ::close(input);
   ::close(output[1]);
@@ -224,6 +227,7 @@ inline std::string render(const d::diagnostic& diagnostic, const d::source_file&
   const d::source_file placed(compiled.name(), std::string(line) + "\n");
   auto shown = options;
   shown.first_line = origin.line;
+  shown.file = origin.file;  // dtrace(1): `failed to compile script x.d: [TAG] "inc.h", line 3: message`
   auto moved = diagnostic;
   moved.where.begin = at.column - 1;
   const auto last =
@@ -232,15 +236,7 @@ inline std::string render(const d::diagnostic& diagnostic, const d::source_file&
   moved.where.end = last.line == at.line
                         ? moved.where.begin + (diagnostic.where.end - diagnostic.where.begin)
                         : static_cast<std::uint32_t>(placed.text().size() + 1);  // no ~ then
-  auto out = d::render(moved, placed, shown);
-  if (!origin.file.empty()) {
-    // dtrace(1): `failed to compile script x.d: [TAG] "inc.h", line 3: message`.
-    auto prefix = options.program + ": failed to compile script " + compiled.name() + ": ";
-    if (options.errtags) prefix += "[" + diagnostic.tag + "] ";
-    if (out.compare(prefix.size(), 5, "line ") == 0)
-      out.insert(prefix.size(), "\"" + origin.file + "\", ");
-  }
-  return out;
+  return d::render(moved, placed, shown);
 }
 
 }  // namespace dtpp::command

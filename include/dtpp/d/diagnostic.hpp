@@ -29,6 +29,9 @@ struct render_options {
   bool script = true;              ///< -s (source name is a file) or -n (a probe specifier)
   bool source = true;              ///< -xerrsource: the source line and caret under the message
   std::uint32_t first_line = 1;    ///< the number the source's first line is shown with
+  /// The file the line is in when it is not the program's own (a header cpp included, a file of
+  /// D's library): the place reads `"FILE", line N: `, for -n too, as dtrace(1) words it.
+  std::string file{};
 };
 
 /// DTrace's first line, then (unless `source` is off) the source line and a caret, with ~ under
@@ -48,7 +51,8 @@ inline std::string render(const diagnostic& d, const source_file& source,
   out += source.name() + ": ";
   if (options.errtags) out += "[" + d.tag + "] ";
   const std::string number = std::to_string(at.line - 1 + options.first_line);
-  if (options.script && placed) out += "line " + number + ": ";
+  if (placed && !options.file.empty()) out += "\"" + options.file + "\", line " + number + ": ";
+  else if (options.script && placed) out += "line " + number + ": ";
   out += d.message + "\n";
   if (!placed || !options.source) return out;
   const auto line = source.line_text(at.line);
