@@ -557,10 +557,16 @@ std::vector<target> match_probes(const ir::probe& p, event_subsystems& events) {
   add(target::kind::begin, "dtrace", "", "", "BEGIN");
   add(target::kind::end, "dtrace", "", "", "END");
   add(target::kind::error, "dtrace", "", "", "ERROR");
+  const auto add_timer = [&](const std::string& name) {
+    if (add(name[0] == 't' ? target::kind::tick : target::kind::profile, "profile", "", "", name))
+      out.back().period = ir::period_of(name);
+  };
   const bool timer = p.name.rfind("tick-", 0) == 0 || p.name.rfind("profile-", 0) == 0;
-  if (timer && !has_glob(p.name) &&
-      add(p.name[0] == 't' ? target::kind::tick : target::kind::profile, "profile", "", "", p.name))
-    out.back().period = ir::period_of(p.name);
+  if (timer && !has_glob(p.name)) {
+    add_timer(p.name);
+  } else if (p.name.empty() || has_glob(p.name)) {  // profile:::, profile:::tick-*: the listed rates
+    for (const auto name : engine::listed_profile_probes) add_timer(std::string(name));
+  }
 
   if (matches(p.provider, "syscall") && matches(p.module, "vmlinux")) {
     const auto dir = tracefs() + "/events/syscalls";
@@ -668,8 +674,13 @@ bool names_kernel_provider(const ir::probe& d) {
   if (d.name.rfind("profile-", 0) == 0 && !has_glob(d.name) && matches(d.provider, "profile") &&
       matches(d.module, "") && matches(d.function, ""))
     return true;
+  // Every profile probe (`profile:::`, dtrace -P profile): the kernel lists them.
+  if (!d.provider.empty() && matches(d.provider, "profile") && (d.name.empty() || has_glob(d.name))) return true;
   if (unserved(d)) return true;
-  if (d.provider.empty()) return false;
+  // Without a provider, a module or function names the kernel's probes too (`::read:entry`,
+  // dtrace -f read, -m vmlinux), as every provider's in DTrace; a bare name (BEGIN, tick-1s)
+  // stays with the rest of the program.
+  if (d.provider.empty()) return !d.module.empty() || !d.function.empty();
   for (const char* provider : {"syscall", "tracepoint", "sched", "proc", "io", "fbt"})
     if (matches(d.provider, provider)) return true;
   return pid_provider(d.provider) || usdt_provider(d.provider) || any_process_usdt_provider(d.provider);

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -37,8 +38,11 @@ inline constexpr std::string_view d_version = "dtpp D 2.0";
 
 /// One program to compile: `-s FILE` or `-n DESCRIPTION`.
 struct program_spec {
-  bool script = true;  ///< -s: text is a path; -n: text is the program
+  bool script = true;  ///< -s: text is a path; -n, -P, -m, -f: text is the program
   std::string text;
+  std::string given{};  ///< -P, -m, -f: the argument as given (text has its description whole)
+  /// What messages quote: the path, or the program as given.
+  const std::string& shown() const { return given.empty() ? text : given; }
 };
 
 /// Everything the command line asked for, once read.
@@ -254,6 +258,21 @@ inline constexpr letter_option letter_options[] = {
     {'X', "stdc", true},     {'Z', "zdefs", false},
 };
 
+// Where a program's leading probe description ends: at its predicate, its body or the next one.
+inline constexpr const char* description_end = " \t\n/{,";
+
+// -P, -m and -f name a probe by its provider, module or function: the description's last field
+// is that one (field 1, 2 or 3 of provider:module:function:name), the ones before it go left.
+// Returns the program with its leading description made whole for -n (`-f read` is `::read:`),
+// or nothing when the description has more fields than its option allows.
+inline std::optional<std::string> whole_description(const std::string& program, std::size_t last_field) {
+  const auto end = std::min(program.find_first_of(description_end), program.size());
+  const auto fields = 1 + static_cast<std::size_t>(std::count(program.begin(), program.begin() + static_cast<std::ptrdiff_t>(end), ':'));
+  if (fields > last_field) return std::nullopt;
+  return std::string(last_field - fields, ':') + program.substr(0, end) + std::string(4 - last_field, ':') +
+         program.substr(end);
+}
+
 }  // namespace detail
 
 /// Reads argv into `s` in dtrace(1)'s passes: getopt (options and operands may mix), the modes
@@ -347,12 +366,21 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
       case 'G':
         complain(s, "-G: linking D programs into ELF objects is not supported");
         return exit_failure;
-      case 'f':
-      case 'm':
       case 'P':
+      case 'm':
+      case 'f': {
+        auto program = detail::whole_description(argument, c == 'P' ? 1 : c == 'm' ? 2 : 3);
+        if (!program) {
+          complain(s, "invalid probe specifier " + argument + ": invalid probe description \"" +
+                          argument.substr(0, argument.find_first_of(detail::description_end)) +
+                          "\": Overspecified probe description");
+          return exit_failure;
+        }
+        s.programs.push_back({false, std::move(*program), argument});
+        break;
+      }
       case 'i':
-        complain(s, std::string("-") + c +
-                        " is not supported yet: give the whole probe description with -n");
+        complain(s, "-i is not supported yet: give the whole probe description with -n");
         return exit_failure;
       default:
         for (const auto& o : detail::letter_options) {

@@ -78,7 +78,7 @@ struct loaded_program {
 
 /// Reads a -s script (through cpp with -C) or takes a -n description; says why it cannot.
 std::optional<loaded_program> load(const settings& s, const program_spec& program) {
-  if (!program.script) return loaded_program{d::source_file(program.text, program.text), {}};
+  if (!program.script) return loaded_program{d::source_file(program.shown(), program.text), {}};
   int error = 0;
   auto text = read_file(program.text, error);
   if (!text && error == 0) {
@@ -349,7 +349,7 @@ consumer::handle open_handle(const settings& s, const ir::program& program) {
 void report(const settings& s, const loaded_programs& loaded, const consumer::engine_error& e, const std::string& what) {
   if (!e.tag.empty() || e.where != d::diagnostic::nowhere) return report(s, {e.tag, e.cause, e.where}, loaded);
   const auto& spec = s.programs.front();
-  detail::complain(s, (spec.script ? what + " " + spec.text : "invalid probe specifier " + spec.text) + ": " + e.cause);
+  detail::complain(s, (spec.script ? what + " " + spec.text : "invalid probe specifier " + spec.shown()) + ": " + e.cause);
 }
 
 /// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
@@ -363,7 +363,7 @@ void say_matched(const settings& s, const loaded_programs& loaded, const ir::pro
         return loaded.locate(program.clauses[c].where).first == i;
       }));
     const auto& spec = s.programs[i];
-    const auto shown = spec.script ? spec.text : spec.text.substr(0, spec.text.find_first_of("{/;"));
+    const auto shown = spec.script ? spec.text : spec.shown().substr(0, spec.shown().find_first_of("{/;"));
     detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +
                             std::to_string(count) + (count == 1 ? " probe" : " probes"));
   }
@@ -378,7 +378,7 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
   std::signal(SIGPIPE, SIG_IGN);
   auto h = open_handle(s, program);
   try {
-    h.exec({program, s.programs.front().text});
+    h.exec({program, s.programs.front().shown()});
   } catch (const consumer::engine_error& e) {
     report(s, loaded, e, "failed to enable script");
     return exit_failure;
@@ -454,7 +454,7 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
       h.aggregate_print(output);
     }
     if (flamegraph) {
-      const auto svg = print::flamegraph_svg(h.folded_stacks(), {.title = "dtpp " + s.programs.front().text});
+      const auto svg = print::flamegraph_svg(h.folded_stacks(), {.title = "dtpp " + s.programs.front().shown()});
       std::FILE* file = flamegraph.release();
       const bool written = std::fwrite(svg.data(), 1, svg.size(), file) == svg.size();
       if (std::fclose(file) != 0 || !written) {
@@ -504,7 +504,7 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
   } catch (const engine::error& e) {
     (void)print(s, text);
     const auto i = e.where == d::diagnostic::nowhere ? 0 : loaded.locate(e.where).first;
-    detail::complain(s, "invalid probe specifier " + s.programs[i].text + ": " + e.what());
+    detail::complain(s, "invalid probe specifier " + s.programs[i].shown() + ": " + e.what());
     return exit_failure;
   }
   return print(s, text) ? exit_success : exit_failure;
