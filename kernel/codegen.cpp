@@ -634,11 +634,12 @@ class builder {
   // A string key of `width` bytes at `at`. execname is copied there by the helper itself, not
   // through scratch: `@[execname]` then needs no scratch.
   void string_into(place at, const expr& e, std::uint32_t width, int depth) {
-    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname && width >= 16) {
+    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname &&
+        width >= comm_bytes()) {
+      zero(at, width);  // the helper pads the name with zeros to comm_bytes() only
       pointer(r1, at);
-      e_.mov(r2, 16);  // the helper pads the name with zeros to 16 bytes
+      e_.mov(r2, static_cast<std::int32_t>(comm_bytes()));
       call_on_task(BPF_FUNC_get_current_comm);
-      zero({at.base, at.offset + 16}, width - 16);
       return;
     }
     copy(at, eval_string(e, depth), width);
@@ -1073,12 +1074,23 @@ class builder {
 
   // ---- strings -------------------------------------------------------------------------------
 
+  // The bytes of execname that bpf_get_current_comm() writes: the name (TASK_COMM_LEN with its
+  // NUL), cut at strsize - 1 characters.
+  std::uint32_t comm_bytes() const { return std::min<std::uint32_t>(16, l_.string_chars + 1); }
+
+  // Cuts the string at `at` (from a copy that may run to its place's end) at strsize - 1
+  // characters: every byte from there to the place's end is zero, so that comparisons and keys,
+  // which take whole words, see no byte past the NUL.
+  void cut(place at) {
+    for (auto i = l_.string_chars; i < l_.strsize; ++i) e_.store_imm(at.base, off16(at.offset + i), 0, 1);
+  }
+
   // Constant strings live in the scratch image, once per text: nothing writes them.
   place literal(const std::string& text) {
     auto [it, fresh] = literals_.try_emplace(text, 0);
     if (fresh) {
       it->second = s_.allocate(l_.strsize);
-      std::memcpy(s_.image.data() + it->second, text.data(), std::min<std::size_t>(text.size(), l_.strsize - 1));
+      std::memcpy(s_.image.data() + it->second, text.data(), std::min<std::size_t>(text.size(), l_.string_chars));
     }
     return {r7, it->second};
   }
@@ -1089,10 +1101,11 @@ class builder {
       case kind_t::builtin: {
         switch (static_cast<ir::builtin>(e.index)) {
           case ir::builtin::execname: {
-            const auto at = s_.allocate(l_.strsize);  // bytes past 16 stay zero: only comm writes here
+            // Bytes past the name stay zero: only comm writes here.
+            const auto at = s_.allocate(l_.strsize);
             e_.mov(r1, r7);
             e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(at));
-            e_.mov(r2, 16);
+            e_.mov(r2, static_cast<std::int32_t>(comm_bytes()));
             call_on_task(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
@@ -1268,7 +1281,7 @@ class builder {
 
   // At most strsize - 1 characters.
   place end_address_text(place text) {
-    for (auto cut = l_.strsize - 1; cut < address_text_bytes; ++cut)
+    for (auto cut = l_.string_chars; cut < address_text_bytes; ++cut)
       e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
     return text;
   }
@@ -1457,7 +1470,7 @@ class builder {
     e_.store(r10, temp(depth), r0);
     // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
     // at most strsize.
-    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
+    const auto last = static_cast<std::int32_t>(l_.string_chars);
     if (e.kids.size() > 1) {
       eval(e.kids[1], depth + 1);
       const auto within = e_.make_label();
@@ -1570,7 +1583,7 @@ class builder {
       e_.alu(BPF_ADD, r1, r3);
       e_.store(r1, 0, r2, 1);
     });
-    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    cut(at);
     return at;
   }
 
@@ -1676,7 +1689,7 @@ class builder {
       byte_address(r4, at, r3);
       e_.store(r4, 0, r5, 1);
     });
-    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    cut(at);
     return at;
   }
 
@@ -3088,7 +3101,7 @@ class builder {
   place memory_string(const expr& e, int depth) {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
-    const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.strsize));
+    const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.string_chars + 1));
     return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
   }
 
@@ -3314,7 +3327,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   layout l;
   l.cpus = cpus;
   l.nspec = static_cast<std::uint32_t>(nspec);
-  l.strsize = std::max<std::uint32_t>((checked_strsize(program) + 7) & ~7u, 8);
+  const auto strsize = checked_strsize(program);
+  l.strsize = std::max<std::uint32_t>((strsize + 7) & ~7u, 8);
+  l.string_chars = strsize - 1;
   std::uint32_t data = 0;
   for (const auto& c : program.clauses) data = std::max(data, c.data_size);
   scratch.allocate(record_header + std::max(data, fault_record));  // the record, at 0
