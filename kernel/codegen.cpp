@@ -2628,28 +2628,21 @@ class builder {
     e_.bind(ok);
   }
 
-  // r0 (narrowed) into a variable's bytes at a computed address (a[i] = v): the address less the
-  // variable's is the offset there, which must leave room for the store (the verifier's bound,
-  // after the index's own check); keeps r0.
-  void store_in_variable(const expr& target, const expr& root, int depth) {
-    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+  // r1 = where a store of `size` bytes at the address in `slot` lands in a variable's bytes
+  // (a[i] = v): the address less the variable's is the offset there, which must leave room for
+  // the store (the verifier's bound, after the index's own check).
+  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth) {
     const auto& v = p_.variables[root.index];
-    e_.store(r10, temp(depth), r0);
-    eval(target.kids[0], depth + 1);
-    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
-    e_.store(r10, temp(depth + 1), r0);
-    load_variable(root, depth + 2);
+    load_variable(root, depth);
     e_.mov(r1, r0);
-    e_.load(r0, r10, temp(depth + 1));
+    e_.load(r0, r10, slot);
     e_.alu(BPF_SUB, r0, r1);
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(v.value.size - size), ok);
-    fault(fault_bad_address, temp(depth + 1));
+    fault(fault_bad_address, slot);
     e_.bind(ok);
     pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
     e_.alu(BPF_ADD, r1, r0);
-    e_.load(r0, r10, temp(depth));
-    e_.store(r1, 0, r0, size);
   }
 
   // Where a member (or constant element) of a struct or union variable lies, when e is one.
@@ -2675,13 +2668,42 @@ class builder {
   void store_memory(const expr& target, int depth) {
     const auto size = target.t.size >= 8 ? 8u : target.t.size;
     if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
-    if (const auto* root = variable_root(target.kids[0])) return store_in_variable(target, *root, depth);
     e_.store(r10, temp(depth), r0);
-    eval(target.kids[0], depth + 1);
-    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
-    e_.store(r10, temp(depth + 1), r0);
-    scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(size));
+    memory_place(target, depth + 1);
     e_.load(r0, r10, temp(depth));
+    e_.store(r1, 0, r0, size);
+  }
+
+  // Whether an assignment's target is memory at an address computed when it runs (*p, p->m,
+  // a[i]), not a struct variable's member at a constant place.
+  bool computed_memory(const expr& target) { return target.kind == kind_t::memory && !in_variable(target); }
+
+  // r1 = where a store to the memory target at a computed address lands: the bytes of the
+  // variable it derives from (variable_place), or scratch bytes alloca() took (else the
+  // invalid-address fault). The address is evaluated once, here (into temp(depth)), so that a
+  // compound assignment or ++ through it has its side effects once.
+  void memory_place(const expr& target, int depth) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    eval(target.kids[0], depth);
+    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+    e_.store(r10, temp(depth), r0);
+    if (const auto* root = variable_root(target.kids[0])) return variable_place(*root, temp(depth), size, depth + 1);
+    scratch_pointer(temp(depth), static_cast<std::int32_t>(size));
+  }
+
+  // x op= v and ++x / x++ through memory at a computed address: `update` turns r0, the old
+  // value, into the new one (temps from depth + 1 free), which is narrowed, stored where
+  // memory_place() found the old one and left in r0.
+  template <class Update>
+  void update_memory(const expr& target, int depth, Update update) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    memory_place(target, depth);
+    e_.store(r10, temp(depth), r1);
+    e_.load(r0, r1, 0, size);
+    e_.extend(r0, size, target.t.is_signed);
+    update();
+    e_.extend(r0, target.t.size, target.t.is_signed);
+    e_.load(r1, r10, temp(depth));
     e_.store(r1, 0, r0, size);
   }
 
@@ -3003,6 +3025,13 @@ class builder {
         }
         if (e.t.is_object()) return assign_whole(e, depth);
         eval(e.kids[1], depth);
+        if (e.operation != ir::op::assign && computed_memory(e.kids[0])) {
+          e_.store(r10, temp(depth), r0);
+          return update_memory(e.kids[0], depth + 1, [&] {
+            e_.load(r1, r10, temp(depth));
+            arithmetic(e.operation, e.t.is_signed, depth + 2);
+          });
+        }
         if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
           load_target(e.kids[0], depth + 1);
@@ -3013,6 +3042,14 @@ class builder {
         return store_target(e.kids[0], depth);
       }
       case kind_t::increment: {
+        if (computed_memory(e.kids[0])) {
+          update_memory(e.kids[0], depth, [&] {
+            e_.store(r10, temp(depth + 1), r0);
+            e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
+          });
+          if (!e.value) e_.load(r0, r10, temp(depth + 1));  // postfix: the old value
+          return;
+        }
         load_target(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
         e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
