@@ -2561,10 +2561,10 @@ class builder {
     e_.mov(r1, r2);
   }
 
-  // A load of `bytes` bytes at the address in `slot` that lies near the scratch area (from
+  // A load of `bytes` bytes (or of the count in bytes_slot) at the address in `slot` that lies near the scratch area (from
   // scratchsize before it to its slack's end: a pointer from alloca() gone astray, not other
   // memory) must lie within the bytes taken (check_taken).
-  void check_scratch_load(std::int16_t slot, std::int32_t bytes) {
+  void check_scratch_load(std::int16_t slot, std::int32_t bytes, std::optional<std::int16_t> bytes_slot = std::nullopt) {
     const auto most = static_cast<std::int32_t>(p_.scratchsize);
     const auto elsewhere = e_.make_label();
     e_.load(r1, r10, slot);
@@ -2573,7 +2573,7 @@ class builder {
     e_.alu(BPF_ADD, r1, most);  // the offset from scratchsize before the area, unsigned
     e_.jump_if(BPF_JGE, r1, 3 * most, elsewhere);
     e_.alu(BPF_SUB, r1, most);
-    check_taken(slot, bytes, std::nullopt);
+    check_taken(slot, bytes, bytes_slot);
     e_.bind(elsewhere);
   }
 
@@ -3139,7 +3139,16 @@ class builder {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
     const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.string_chars + 1));
-    return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+    const auto text = read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+    if (e.value != 0) {  // through a pointer into scratch: its bytes (the NUL's, unless cut) were taken
+      const auto within = e_.make_label();
+      e_.jump_if(BPF_JLE, r0, bound - 1, within);
+      e_.mov(r0, bound - 1);
+      e_.bind(within);
+      e_.store(r10, temp(depth + 1), r0);
+      check_scratch_load(temp(depth), 0, temp(depth + 1));
+    }
+    return text;
   }
 
   // The bytes a string read may take, its NUL included: a constant, or a value (at most strsize)
