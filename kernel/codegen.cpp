@@ -635,11 +635,12 @@ class builder {
   // A string key of `width` bytes at `at`. execname is copied there by the helper itself, not
   // through scratch: `@[execname]` then needs no scratch.
   void string_into(place at, const expr& e, std::uint32_t width, int depth) {
-    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname && width >= 16) {
+    if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname &&
+        width >= comm_bytes()) {
+      zero(at, width);  // the helper pads the name with zeros to comm_bytes() only
       pointer(r1, at);
-      e_.mov(r2, 16);  // the helper pads the name with zeros to 16 bytes
+      e_.mov(r2, static_cast<std::int32_t>(comm_bytes()));
       call_on_task(BPF_FUNC_get_current_comm);
-      zero({at.base, at.offset + 16}, width - 16);
       return;
     }
     copy(at, eval_string(e, depth), width);
@@ -1093,12 +1094,23 @@ class builder {
 
   // ---- strings -------------------------------------------------------------------------------
 
+  // The bytes of execname that bpf_get_current_comm() writes: the name (TASK_COMM_LEN with its
+  // NUL), cut at strsize - 1 characters.
+  std::uint32_t comm_bytes() const { return std::min<std::uint32_t>(16, l_.string_chars + 1); }
+
+  // Cuts the string at `at` (from a copy that may run to its place's end) at strsize - 1
+  // characters: every byte from there to the place's end is zero, so that comparisons and keys,
+  // which take whole words, see no byte past the NUL.
+  void cut(place at) {
+    for (auto i = l_.string_chars; i < l_.strsize; ++i) e_.store_imm(at.base, off16(at.offset + i), 0, 1);
+  }
+
   // Constant strings live in the scratch image, once per text: nothing writes them.
   place literal(const std::string& text) {
     auto [it, fresh] = literals_.try_emplace(text, 0);
     if (fresh) {
       it->second = s_.allocate(l_.strsize);
-      std::memcpy(s_.image.data() + it->second, text.data(), std::min<std::size_t>(text.size(), l_.strsize - 1));
+      std::memcpy(s_.image.data() + it->second, text.data(), std::min<std::size_t>(text.size(), l_.string_chars));
     }
     return {r7, it->second};
   }
@@ -1109,10 +1121,11 @@ class builder {
       case kind_t::builtin: {
         switch (static_cast<ir::builtin>(e.index)) {
           case ir::builtin::execname: {
-            const auto at = s_.allocate(l_.strsize);  // bytes past 16 stay zero: only comm writes here
+            // Bytes past the name stay zero: only comm writes here.
+            const auto at = s_.allocate(l_.strsize);
             e_.mov(r1, r7);
             e_.alu(BPF_ADD, r1, static_cast<std::int32_t>(at));
-            e_.mov(r2, 16);
+            e_.mov(r2, static_cast<std::int32_t>(comm_bytes()));
             call_on_task(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
@@ -1288,7 +1301,7 @@ class builder {
 
   // At most strsize - 1 characters.
   place end_address_text(place text) {
-    for (auto cut = l_.strsize - 1; cut < address_text_bytes; ++cut)
+    for (auto cut = l_.string_chars; cut < address_text_bytes; ++cut)
       e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
     return text;
   }
@@ -1477,7 +1490,7 @@ class builder {
     e_.store(r10, temp(depth), r0);
     // r2 = the bytes to read, the ending zero's included: the length asked (unsigned) and one,
     // at most strsize.
-    const auto last = static_cast<std::int32_t>(l_.strsize - 1);
+    const auto last = static_cast<std::int32_t>(l_.string_chars);
     if (e.kids.size() > 1) {
       eval(e.kids[1], depth + 1);
       const auto within = e_.make_label();
@@ -1590,7 +1603,7 @@ class builder {
       e_.alu(BPF_ADD, r1, r3);
       e_.store(r1, 0, r2, 1);
     });
-    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    cut(at);
     return at;
   }
 
@@ -1696,7 +1709,7 @@ class builder {
       byte_address(r4, at, r3);
       e_.store(r4, 0, r5, 1);
     });
-    e_.store_imm(r7, off16(at.offset + l_.strsize - 1), 0, 1);
+    cut(at);
     return at;
   }
 
@@ -2568,10 +2581,10 @@ class builder {
     e_.mov(r1, r2);
   }
 
-  // A load of `bytes` bytes at the address in `slot` that lies near the scratch area (from
+  // A load of `bytes` bytes (or of the count in bytes_slot) at the address in `slot` that lies near the scratch area (from
   // scratchsize before it to its slack's end: a pointer from alloca() gone astray, not other
   // memory) must lie within the bytes taken (check_taken).
-  void check_scratch_load(std::int16_t slot, std::int32_t bytes) {
+  void check_scratch_load(std::int16_t slot, std::int32_t bytes, std::optional<std::int16_t> bytes_slot = std::nullopt) {
     const auto most = static_cast<std::int32_t>(p_.scratchsize);
     const auto elsewhere = e_.make_label();
     e_.load(r1, r10, slot);
@@ -2580,7 +2593,7 @@ class builder {
     e_.alu(BPF_ADD, r1, most);  // the offset from scratchsize before the area, unsigned
     e_.jump_if(BPF_JGE, r1, 3 * most, elsewhere);
     e_.alu(BPF_SUB, r1, most);
-    check_taken(slot, bytes, std::nullopt);
+    check_taken(slot, bytes, bytes_slot);
     e_.bind(elsewhere);
   }
 
@@ -2635,28 +2648,21 @@ class builder {
     e_.bind(ok);
   }
 
-  // r0 (narrowed) into a variable's bytes at a computed address (a[i] = v): the address less the
-  // variable's is the offset there, which must leave room for the store (the verifier's bound,
-  // after the index's own check); keeps r0.
-  void store_in_variable(const expr& target, const expr& root, int depth) {
-    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+  // r1 = where a store of `size` bytes at the address in `slot` lands in a variable's bytes
+  // (a[i] = v): the address less the variable's is the offset there, which must leave room for
+  // the store (the verifier's bound, after the index's own check).
+  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth) {
     const auto& v = p_.variables[root.index];
-    e_.store(r10, temp(depth), r0);
-    eval(target.kids[0], depth + 1);
-    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
-    e_.store(r10, temp(depth + 1), r0);
-    load_variable(root, depth + 2);
+    load_variable(root, depth);
     e_.mov(r1, r0);
-    e_.load(r0, r10, temp(depth + 1));
+    e_.load(r0, r10, slot);
     e_.alu(BPF_SUB, r0, r1);
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(v.value.size - size), ok);
-    fault(fault_bad_address, temp(depth + 1));
+    fault(fault_bad_address, slot);
     e_.bind(ok);
     pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
     e_.alu(BPF_ADD, r1, r0);
-    e_.load(r0, r10, temp(depth));
-    e_.store(r1, 0, r0, size);
   }
 
   // Where a member (or constant element) of a struct or union variable lies, when e is one.
@@ -2682,13 +2688,42 @@ class builder {
   void store_memory(const expr& target, int depth) {
     const auto size = target.t.size >= 8 ? 8u : target.t.size;
     if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
-    if (const auto* root = variable_root(target.kids[0])) return store_in_variable(target, *root, depth);
     e_.store(r10, temp(depth), r0);
-    eval(target.kids[0], depth + 1);
-    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
-    e_.store(r10, temp(depth + 1), r0);
-    scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(size));
+    memory_place(target, depth + 1);
     e_.load(r0, r10, temp(depth));
+    e_.store(r1, 0, r0, size);
+  }
+
+  // Whether an assignment's target is memory at an address computed when it runs (*p, p->m,
+  // a[i]), not a struct variable's member at a constant place.
+  bool computed_memory(const expr& target) { return target.kind == kind_t::memory && !in_variable(target); }
+
+  // r1 = where a store to the memory target at a computed address lands: the bytes of the
+  // variable it derives from (variable_place), or scratch bytes alloca() took (else the
+  // invalid-address fault). The address is evaluated once, here (into temp(depth)), so that a
+  // compound assignment or ++ through it has its side effects once.
+  void memory_place(const expr& target, int depth) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    eval(target.kids[0], depth);
+    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+    e_.store(r10, temp(depth), r0);
+    if (const auto* root = variable_root(target.kids[0])) return variable_place(*root, temp(depth), size, depth + 1);
+    scratch_pointer(temp(depth), static_cast<std::int32_t>(size));
+  }
+
+  // x op= v and ++x / x++ through memory at a computed address: `update` turns r0, the old
+  // value, into the new one (temps from depth + 1 free), which is narrowed, stored where
+  // memory_place() found the old one and left in r0.
+  template <class Update>
+  void update_memory(const expr& target, int depth, Update update) {
+    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+    memory_place(target, depth);
+    e_.store(r10, temp(depth), r1);
+    e_.load(r0, r1, 0, size);
+    e_.extend(r0, size, target.t.is_signed);
+    update();
+    e_.extend(r0, target.t.size, target.t.is_signed);
+    e_.load(r1, r10, temp(depth));
     e_.store(r1, 0, r0, size);
   }
 
@@ -3010,6 +3045,13 @@ class builder {
         }
         if (e.t.is_object()) return assign_whole(e, depth);
         eval(e.kids[1], depth);
+        if (e.operation != ir::op::assign && computed_memory(e.kids[0])) {
+          e_.store(r10, temp(depth), r0);
+          return update_memory(e.kids[0], depth + 1, [&] {
+            e_.load(r1, r10, temp(depth));
+            arithmetic(e.operation, e.t.is_signed, depth + 2);
+          });
+        }
         if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
           load_target(e.kids[0], depth + 1);
@@ -3020,6 +3062,14 @@ class builder {
         return store_target(e.kids[0], depth);
       }
       case kind_t::increment: {
+        if (computed_memory(e.kids[0])) {
+          update_memory(e.kids[0], depth, [&] {
+            e_.store(r10, temp(depth + 1), r0);
+            e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
+          });
+          if (!e.value) e_.load(r0, r10, temp(depth + 1));  // postfix: the old value
+          return;
+        }
         load_target(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
         e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
@@ -3108,8 +3158,17 @@ class builder {
   place memory_string(const expr& e, int depth) {
     eval(e.kids[0], depth);
     e_.store(r10, temp(depth), r0);
-    const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.strsize));
-    return read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+    const auto bound = static_cast<std::int32_t>(ir::memory_string_bound(e, l_.string_chars + 1));
+    const auto text = read_string(BPF_FUNC_probe_read_kernel_str, bound, depth);
+    if (e.value != 0) {  // through a pointer into scratch: its bytes (the NUL's, unless cut) were taken
+      const auto within = e_.make_label();
+      e_.jump_if(BPF_JLE, r0, bound - 1, within);
+      e_.mov(r0, bound - 1);
+      e_.bind(within);
+      e_.store(r10, temp(depth + 1), r0);
+      check_scratch_load(temp(depth), 0, temp(depth + 1));
+    }
+    return text;
   }
 
   // The bytes a string read may take, its NUL included: a constant, or a value (at most strsize)
@@ -3334,7 +3393,9 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   layout l;
   l.cpus = cpus;
   l.nspec = static_cast<std::uint32_t>(nspec);
-  l.strsize = std::max<std::uint32_t>((checked_strsize(program) + 7) & ~7u, 8);
+  const auto strsize = checked_strsize(program);
+  l.strsize = std::max<std::uint32_t>((strsize + 7) & ~7u, 8);
+  l.string_chars = strsize - 1;
   std::uint32_t data = 0;
   for (const auto& c : program.clauses) data = std::max(data, c.data_size);
   scratch.allocate(record_header + std::max(data, fault_record));  // the record, at 0

@@ -717,7 +717,7 @@ struct driver::state {
         std::fill(entry.begin(), entry.end(), 0);
         std::memcpy(entry.data(), &t.info.id, 4);
         std::memcpy(entry.data() + probe_entry_name, t.info.function.data(),
-                    std::min<std::size_t>(t.info.function.size(), plan.strsize - 1));
+                    std::min<std::size_t>(t.info.function.size(), plan.string_chars));
         const auto number = *syscall_number(t.info.function);
         if (bpf_map_update_elem(maps.back().get(), &number, entry.data(), BPF_ANY) != 0)
           throw error("filling the probe table: " + errno_text(errno));

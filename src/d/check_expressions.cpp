@@ -638,9 +638,12 @@ bool checker::derives_from(const ast::node_ptr& n, bool (checker::*is_root)(cons
       return (n->text == "+" || n->text == "-") && (derives_from(n->kids[0], is_root) || derives_from(n->kids[1], is_root));
     case ast::node_kind::call:
       return n->kids[0]->kind == ast::node_kind::identifier && (n->kids[0]->text == "alloca" || n->kids[0]->text == "copyin");
+    case ast::node_kind::postfix:  // p++, ++p: p's value, whose flags DTrace's ++ and -- keep
+      return derives_from(n->kids[0], is_root);
     case ast::node_kind::prefix:  // &p[i], &p->m: within what p points to
       if (n->text == "&" && (n->kids[0]->kind == ast::node_kind::index || n->kids[0]->kind == ast::node_kind::member))
         return derives_from(n->kids[0]->kids[0], is_root);
+      if (n->text == "++" || n->text == "--") return derives_from(n->kids[0], is_root);
       return (this->*is_root)(n);
     default:
       return (this->*is_root)(n);

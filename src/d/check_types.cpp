@@ -266,7 +266,7 @@ expr checker::cast(const ast::node_ptr& n) {
     return v;
   }
   // (string)p: the string in memory at a pointer (alloca()'s, copyin()'s), as DTrace reads it.
-  if (t && t->is_string() && pointed_to(v.t)) return memory_string(std::move(v), n->where);
+  if (t && t->is_string() && pointed_to(v.t)) return memory_string(std::move(v), n->where, holds_scratch(n->kids[0]));
   // A float casts only to its own type (and to void, above): D converts no float to anything.
   const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
   if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
@@ -472,10 +472,12 @@ bool checker::holds_chars(const type& t, ast::span) {
   return is_char(pointed_to(t));
 }
 
-// The string in kernel memory at a char array or char pointer.
-expr checker::memory_string(expr chars, ast::span where) {
+// The string in kernel memory at a char array or char pointer; `from_scratch`: a pointer
+// alloca() or copyin() gave (DTrace's alloca taint), whose read is checked against the bytes taken.
+expr checker::memory_string(expr chars, ast::span where, bool from_scratch) {
   expr e;
   e.kind = kind_t::memory_string;
+  e.value = from_scratch;
   e.t = {type::category::string, options_.strsize, false, "string"};
   e.kids.push_back(std::move(chars));
   e.where = where;
@@ -488,9 +490,11 @@ expr checker::string_of(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   if (v.t.is_void()) fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type void", n->where);
   if (v.t.is_string()) return v;
-  if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where);
+  const bool from_scratch = holds_scratch(n->kids[0]);
+  if (holds_chars(v.t, n->where)) return memory_string(std::move(v), n->where, from_scratch);
   // A void * is bytes of unknown type, copyin()'s and alloca()'s: their string, as DTrace reads it.
-  if (const auto target = pointed_to(v.t); target && target->is_void()) return memory_string(std::move(v), n->where);
+  if (const auto target = pointed_to(v.t); target && target->is_void())
+    return memory_string(std::move(v), n->where, from_scratch);
   if (v.t.is_object() || v.t.is_floating())
     fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;

@@ -104,7 +104,7 @@ class checker {
   expr element_of(const ast::node_ptr& n);
   expr offset_of(const ast::node_ptr& n);
   bool holds_chars(const type& t, ast::span where);
-  expr memory_string(expr chars, ast::span where);
+  expr memory_string(expr chars, ast::span where, bool from_scratch = false);
   expr string_of(const ast::node_ptr& n);
 
   // ---- probe arguments: args[N] and args->name as the clause's probes declare them -----------

@@ -1292,12 +1292,15 @@ class compiler {
 
   // stringof(p), (string)p, a char array member: the string in the process's memory there, at
   // most strsize - 1 characters (an array's own size); an address with nothing readable faults.
+  // Through a pointer alloca() or copyin() gave, the string's bytes (its NUL's too, unless cut)
+  // are checked against the bytes taken.
   compiled_expr memory_string(const expr& e) {
     const auto limit = ir::memory_string_bound(e, e.t.size) - 1;
-    return [address = compile(e.kids[0]), limit](runner& r) {
+    return [address = compile(e.kids[0]), limit, checked = e.value != 0](runner& r) {
       const auto at = address(r).i;
       auto s = read_string(static_cast<std::uint64_t>(at), limit);
       if (!s) bad_address(at);
+      if (checked) scratch::mine().check_load(at, std::min<std::size_t>(s->size() + 1, limit));
       return value{0, std::move(*s)};
     };
   }

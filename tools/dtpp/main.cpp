@@ -477,7 +477,17 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
   return h.status().exited ? h.exit_status() : exit_success;
 }
 
-/// dtrace -l: the probes the programs' descriptions match, or every probe there is.
+/// `program` with only clause c and its one description p: what p alone matches.
+ir::program one_description(const ir::program& program, const ir::clause& c, const ir::probe& p) {
+  ir::program one = program;
+  one.clauses = {c};
+  one.clauses[0].probes = {p};
+  return one;
+}
+
+/// dtrace -l: the probes the programs' descriptions match, or every probe there is. As dtrace(1)
+/// lists them: description after description in the order given, each one's probes in id order
+/// (a probe two descriptions match is listed twice).
 int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
   std::string text;
   print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
@@ -499,7 +509,12 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
       for (const auto& e : engines) add(e.probes(nullptr, run));
     } else {
       const auto choice = open_handle(s, *program).options().engine();
-      add(engine::select(engines, *program, choice).probes(&*program, run));
+      const auto& engine = engine::select(engines, *program, choice);
+      for (const auto& c : program->clauses)
+        for (const auto& p : c.probes) {
+          const auto one = one_description(*program, c, p);
+          add(engine.probes(&one, run));
+        }
     }
   } catch (const engine::error& e) {
     (void)print(s, text);
@@ -524,9 +539,7 @@ bool probes_match(const settings& s, const loaded_programs& loaded, const ir::pr
   };
   for (const auto& c : program.clauses)
     for (const auto& p : c.probes) {
-      ir::program one = program;
-      one.clauses = {c};
-      one.clauses[0].probes = {p};
+      const auto one = one_description(program, c, p);
       try {
         if (engine.probes(&one, run).empty())
           return refuse("D_PDESC_ZERO", "probe description " + p.text() + " does not match any probes", p.where);

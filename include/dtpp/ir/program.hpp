@@ -180,7 +180,9 @@ struct expr {
     /// is read (a bad address faults, as DTrace's do).
     memory,
     /// The NUL-terminated string in kernel memory at kids[0] (a char array or char pointer), at
-    /// most strsize - 1 bytes of it (a bad address faults).
+    /// most strsize - 1 bytes of it (a bad address faults); value: 1 for a pointer alloca() or
+    /// copyin() gave, when the string must start and end (its NUL, or its last byte when cut)
+    /// within the bytes taken, as dtrace-utils checks an alloca()'d pointer's reads.
     memory_string,
   } kind = kind_t::constant;
   type t;
@@ -313,6 +315,7 @@ inline bool uses_scratch(const clause& c) {
     uses |= (e.kind == kind::call && (e.function == subroutine::alloca || e.function == subroutine::copyin ||
                                       e.function == subroutine::bcopy || e.function == subroutine::copyinto)) ||
             ((e.kind == kind::assign || e.kind == kind::increment) && e.kids[0].kind == kind::memory) ||
+            (e.kind == kind::memory_string && e.value != 0) ||
             loads_through_pointer(e);
   });
   return uses;
