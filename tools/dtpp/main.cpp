@@ -508,12 +508,16 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
     if (!program) {
       for (const auto& e : engines) add(e.probes(nullptr, run));
     } else {
-      const auto choice = open_handle(s, *program).options().engine();
-      const auto& engine = engine::select(engines, *program, choice);
+      auto h = open_handle(s, *program);
+      const auto& engine = engine::select(engines, *program, h.options().engine());
       for (const auto& c : program->clauses)
         for (const auto& p : c.probes) {
           const auto one = one_description(*program, c, p);
-          add(engine.probes(&one, run));
+          const auto probes = engine.probes(&one, run);
+          // Every engine's listing ends at a description that matches nothing, unless -Z.
+          if (probes.empty() && !h.options().on("zdefs"))
+            throw engine::error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
+          add(probes);
         }
     }
   } catch (const engine::error& e) {
