@@ -117,7 +117,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
           bind(std::move(b), ci, statement);
           matched = true;
         }
-      if (!matched)
+      if (!matched && !st.options.zdefs)
         throw engine_error("probe description " + p.text() + " does not match any probes" +
                            (p.provider == "syscall" || p.provider == "pid" ||
                                     p.provider.rfind("pid", 0) == 0 || p.provider == "fbt" || p.provider == "sdt"
@@ -282,7 +282,7 @@ dtpp::engine::factory engine_factory() {
         return std::make_unique<engine>(program,
                                         engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
                                                        .aggsize = run.aggsize, .dynvarsize = run.dynvarsize,
-                                                       .nspec = run.nspec, .cpu = run.cpu});
+                                                       .nspec = run.nspec, .cpu = run.cpu, .zdefs = run.zdefs});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

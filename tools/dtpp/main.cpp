@@ -487,7 +487,8 @@ ir::program one_description(const ir::program& program, const ir::clause& c, con
 
 /// dtrace -l: the probes the programs' descriptions match, or every probe there is. As dtrace(1)
 /// lists them: description after description in the order given, each one's probes in id order
-/// (a probe two descriptions match is listed twice).
+/// (a probe two descriptions match is listed twice), a description matching nothing said on
+/// standard error and passed over.
 int list(const settings& s, const loaded_programs& loaded, const std::optional<ir::program>& program) {
   std::string text;
   print::detail::append(text, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
@@ -508,15 +509,19 @@ int list(const settings& s, const loaded_programs& loaded, const std::optional<i
     if (!program) {
       for (const auto& e : engines) add(e.probes(nullptr, run));
     } else {
-      auto h = open_handle(s, *program);
-      const auto& engine = engine::select(engines, *program, h.options().engine());
+      const auto choice = open_handle(s, *program).options().engine();
+      const auto& engine = engine::select(engines, *program, choice);
       for (const auto& c : program->clauses)
         for (const auto& p : c.probes) {
           const auto one = one_description(*program, c, p);
-          const auto probes = engine.probes(&one, run);
-          // Every engine's listing ends at a description that matches nothing, unless -Z.
-          if (probes.empty() && !h.options().on("zdefs"))
-            throw engine::error("probe description " + p.text() + " does not match any probes", p.where, "D_PDESC_ZERO");
+          std::vector<engine::probe_info> probes;
+          try {
+            probes = engine.probes(&one, run);
+          } catch (const engine::error& e) {
+            if (e.tag != "D_PDESC_ZERO") throw;
+          }
+          // A description that matches nothing is said and passed over, as dtrace(1) lists.
+          if (probes.empty()) detail::complain(s, "failed to match " + p.text() + ": No probe matches description");
           add(probes);
         }
     }

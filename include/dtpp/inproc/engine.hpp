@@ -40,6 +40,7 @@ struct engine_options {
   /// -x cpu: the one CPU whose firings run clauses (a site's, where its thread runs), and where
   /// profile-N and tick-N fire; BEGIN, END and ERROR run anyway.
   std::optional<std::uint32_t> cpu = {};
+  bool zdefs = false;  ///< -Z: a description matching nothing is no error (its clauses never fire)
 };
 
 /// The probes an in-process program can enable without naming them: dtrace:::BEGIN, END and
