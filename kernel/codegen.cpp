@@ -1016,11 +1016,20 @@ class builder {
   // union's address.
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
-    if (!in_map(v) && v.value.is_object()) {
+    if (v.value.is_object()) {
+      if (in_map(v)) {
+        // An element not made yet reads as zeros, and reading it makes none.
+        const auto found = e_.make_label();
+        lookup_element(e.index, variable_key(e, depth));
+        e_.jump_if(BPF_JNE, r0, 0, found);
+        pointer(r0, zero_element());
+        e_.bind(found);
+      } else {
+        pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
+      }
       // As a number, through a scratch word: the verifier refuses a computed index added to a
       // map pointer, and memory reads take any address.
       if (!address_word_) address_word_ = s_.allocate(8);
-      pointer(r0, {direct_base(v), l_.variable_offset[e.index]});
       e_.store(r7, off16(*address_word_), r0);
       e_.load(r0, r7, off16(*address_word_));
       return;
@@ -1031,14 +1040,50 @@ class builder {
       e_.extend(r0, v.value.size, v.value.is_signed);
       return;
     }
-    const auto key = variable_key(e, depth);
     const auto done = e_.make_label();
-    e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
-    pointer(r2, {r7, key});
-    e_.call(BPF_FUNC_map_lookup_elem);
+    lookup_element(e.index, variable_key(e, depth));
     e_.jump_if(BPF_JEQ, r0, 0, done);
     e_.load(r0, r0, 0);
     e_.bind(done);
+  }
+
+  // r0 = the map value of an associative array's element whose key is at `key` in scratch, or 0.
+  void lookup_element(std::uint32_t id, std::uint32_t key) {
+    e_.load_map(r1, static_cast<int>(l_.variable_map[id]));
+    pointer(r2, {r7, key});
+    e_.call(BPF_FUNC_map_lookup_elem);
+  }
+
+  // r0 = the map value of a struct's or union's element for e's keys, made (zeroed) when it does
+  // not exist yet, as a store into it makes it in DTrace; to `dropped`, with r0 0, when the map
+  // has no room (a dynamic-variable drop).
+  void make_element(const expr& e, int depth, label dropped) {
+    const auto key = variable_key(e, depth);
+    const auto found = e_.make_label();
+    lookup_element(e.index, key);
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
+    pointer(r2, {r7, key});
+    pointer(r3, zero_element());
+    e_.mov(r4, BPF_NOEXIST);
+    e_.call(BPF_FUNC_map_update_elem);
+    lookup_element(e.index, key);
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    count_drop(drop_dynamic);
+    e_.mov(r0, 0);  // what an update's value is then
+    e_.jump(dropped);
+    e_.bind(found);
+  }
+
+  // Zero bytes as large as the largest struct or union element, which nothing writes.
+  place zero_element() {
+    if (!zero_element_) {
+      std::uint32_t most = 8;
+      for (const auto& v : p_.variables)
+        if (in_map(v) && v.value.is_object()) most = std::max(most, variable_size(v.value, l_.strsize));
+      zero_element_ = s_.allocate(most);
+    }
+    return {r7, *zero_element_};
   }
 
   // An assignment's target: a variable, or (*p, p->m, p[i]) memory.
@@ -2648,10 +2693,12 @@ class builder {
     e_.bind(ok);
   }
 
-  // r1 = where a store of `size` bytes at the address in `slot` lands in a variable's bytes
-  // (a[i] = v): the address less the variable's is the offset there, which must leave room for
-  // the store (the verifier's bound, after the index's own check).
-  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth) {
+  // r1 = where a store of `size` bytes at the address in `slot` lands in the bytes of the variable
+  // `root` (a[i] = v) or of an associative array's element (a[k].m, a[k].r[i]), which a store makes
+  // first (to `dropped` when there is no room for it): the address less the variable's (or the
+  // zeros a missing element reads as) is the offset there, which must leave room for the store
+  // (the verifier's bound, after the index's own check).
+  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth, label dropped) {
     const auto& v = p_.variables[root.index];
     load_variable(root, depth);
     e_.mov(r1, r0);
@@ -2661,7 +2708,14 @@ class builder {
     e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(v.value.size - size), ok);
     fault(fault_bad_address, slot);
     e_.bind(ok);
-    pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
+    if (in_map(v)) {
+      e_.store(r10, temp(depth), r0);
+      make_element(root, depth + 1, dropped);
+      e_.mov(r1, r0);
+      e_.load(r0, r10, temp(depth));
+    } else {
+      pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
+    }
     e_.alu(BPF_ADD, r1, r0);
   }
 
@@ -2673,13 +2727,13 @@ class builder {
     return place{direct_base(v), l_.variable_offset[object.index] + static_cast<std::uint32_t>(e.value)};
   }
 
-  // The struct, union or array variable an address derives from through members and elements
-  // (a[i], rec.a[i], m[i][j]), when it does.
+  // The struct, union or array variable (or associative array's element) an address derives
+  // from through members and elements (a[i], rec.a[i], m[i][j], e[k].a[i]), when it does.
   const expr* variable_root(const expr& address) {
     const expr* at = &address;
     while ((at->kind == kind_t::binary && at->operation == ir::op::add) || (at->kind == kind_t::memory && at->t.is_object()))
       at = &at->kids[0];
-    if (at->kind != kind_t::variable || !at->t.is_object() || in_map(p_.variables[at->index])) return nullptr;
+    if (at->kind != kind_t::variable || !at->t.is_object()) return nullptr;
     return at;
   }
 
@@ -2688,43 +2742,52 @@ class builder {
   void store_memory(const expr& target, int depth) {
     const auto size = target.t.size >= 8 ? 8u : target.t.size;
     if (const auto at = in_variable(target)) return e_.store(at->base, off16(at->offset), r0, size);
+    const auto dropped = e_.make_label();
     e_.store(r10, temp(depth), r0);
-    memory_place(target, depth + 1);
+    memory_place(target, size, depth + 1, dropped);
     e_.load(r0, r10, temp(depth));
     e_.store(r1, 0, r0, size);
+    e_.bind(dropped);
+    e_.load(r0, r10, temp(depth));
   }
 
   // Whether an assignment's target is memory at an address computed when it runs (*p, p->m,
   // a[i]), not a struct variable's member at a constant place.
   bool computed_memory(const expr& target) { return target.kind == kind_t::memory && !in_variable(target); }
 
-  // r1 = where a store to the memory target at a computed address lands: the bytes of the
-  // variable it derives from (variable_place), or scratch bytes alloca() took (else the
-  // invalid-address fault). The address is evaluated once, here (into temp(depth)), so that a
-  // compound assignment or ++ through it has its side effects once.
-  void memory_place(const expr& target, int depth) {
-    const auto size = target.t.size >= 8 ? 8u : target.t.size;
+  // r1 = where a store of `size` bytes to the memory target at a computed address lands: the
+  // bytes of the variable or element it derives from (variable_place; to `dropped` when an
+  // element cannot be made), or scratch bytes alloca() took (else the invalid-address fault). The
+  // address is evaluated once, here (into temp(depth)), so that a compound assignment or ++
+  // through it has its side effects once.
+  void memory_place(const expr& target, std::uint32_t size, int depth, label dropped) {
     eval(target.kids[0], depth);
     if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
     e_.store(r10, temp(depth), r0);
-    if (const auto* root = variable_root(target.kids[0])) return variable_place(*root, temp(depth), size, depth + 1);
+    if (const auto* root = variable_root(target.kids[0]))
+      return variable_place(*root, temp(depth), size, depth + 1, dropped);
     scratch_pointer(temp(depth), static_cast<std::int32_t>(size));
   }
 
   // x op= v and ++x / x++ through memory at a computed address: `update` turns r0, the old
-  // value, into the new one (temps from depth + 1 free), which is narrowed, stored where
-  // memory_place() found the old one and left in r0.
+  // value, into the new one (temps from depth + 2 free), which is narrowed and stored where
+  // memory_place() found the old one. r0 is then the new value, or the old one when `old` asks
+  // (x++), or 0 when an element could not be made.
   template <class Update>
-  void update_memory(const expr& target, int depth, Update update) {
+  void update_memory(const expr& target, int depth, bool old, Update update) {
     const auto size = target.t.size >= 8 ? 8u : target.t.size;
-    memory_place(target, depth);
+    const auto dropped = e_.make_label();
+    memory_place(target, size, depth, dropped);
     e_.store(r10, temp(depth), r1);
     e_.load(r0, r1, 0, size);
     e_.extend(r0, size, target.t.is_signed);
+    if (old) e_.store(r10, temp(depth + 1), r0);
     update();
     e_.extend(r0, target.t.size, target.t.is_signed);
     e_.load(r1, r10, temp(depth));
     e_.store(r1, 0, r0, size);
+    if (old) e_.load(r0, r10, temp(depth + 1));
+    e_.bind(dropped);
   }
 
   // bcopy(from, to, size) and copyinto(uaddr, size, to): size bytes into what alloca() took.
@@ -3047,9 +3110,9 @@ class builder {
         eval(e.kids[1], depth);
         if (e.operation != ir::op::assign && computed_memory(e.kids[0])) {
           e_.store(r10, temp(depth), r0);
-          return update_memory(e.kids[0], depth + 1, [&] {
+          return update_memory(e.kids[0], depth + 1, false, [&] {
             e_.load(r1, r10, temp(depth));
-            arithmetic(e.operation, e.t.is_signed, depth + 2);
+            arithmetic(e.operation, e.t.is_signed, depth + 3);
           });
         }
         if (e.operation != ir::op::assign) {
@@ -3063,12 +3126,9 @@ class builder {
       }
       case kind_t::increment: {
         if (computed_memory(e.kids[0])) {
-          update_memory(e.kids[0], depth, [&] {
-            e_.store(r10, temp(depth + 1), r0);
-            e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
-          });
-          if (!e.value) e_.load(r0, r10, temp(depth + 1));  // postfix: the old value
-          return;
+          // postfix (x++): the old value
+          return update_memory(e.kids[0], depth, !e.value,
+                               [&] { e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1); });
         }
         load_target(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
@@ -3096,24 +3156,31 @@ class builder {
   // fault, as for other stores).
   void assign_whole(const expr& e, int depth) {
     const auto& target = e.kids[0];
-    if (e.kids[1].t.is_integer()) {  // self->rec = 0: the thread's bytes zeroed, as if deleted
+    if (e.kids[1].t.is_integer()) {
       const auto& v = p_.variables[target.index];
-      return zero({direct_base(v), l_.variable_offset[target.index]}, variable_size(v.value, l_.strsize));
+      if (!in_map(v))  // self->rec = 0: the thread's bytes zeroed, as if deleted
+        return zero({direct_base(v), l_.variable_offset[target.index]}, variable_size(v.value, l_.strsize));
+      const auto key = variable_key(target, depth);  // a[k] = 0: the element deleted
+      e_.load_map(r1, static_cast<int>(l_.variable_map[target.index]));
+      pointer(r2, {r7, key});
+      e_.call(BPF_FUNC_map_delete_elem);
+      return;
     }
     eval(e.kids[1], depth);
     e_.store(r10, temp(depth), r0);
-    if (target.kind == kind_t::variable) {
+    const auto dropped = e_.make_label();
+    if (target.kind == kind_t::variable && in_map(p_.variables[target.index])) {
+      make_element(target, depth + 1, dropped);
+      e_.mov(r1, r0);
+    } else if (target.kind == kind_t::variable) {
       pointer(r1, {direct_base(p_.variables[target.index]), l_.variable_offset[target.index]});
     } else if (const auto at = in_variable(target)) {
       pointer(r1, *at);
     } else {
-      // The verifier takes a copy of at most the area's slack (scratchsize) past any offset in it.
-      if (variable_root(target.kids[0]) || e.t.size > p_.scratchsize)
+      // The verifier takes a copy of at most scratch's slack (scratchsize) past any offset in it.
+      if (!variable_root(target.kids[0]) && e.t.size > p_.scratchsize)
         throw error("a whole " + e.t.name + " stored there is not supported by the kernel engine yet", e.where);
-      eval(target.kids[0], depth + 1);
-      if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
-      e_.store(r10, temp(depth + 1), r0);
-      scratch_pointer(temp(depth + 1), static_cast<std::int32_t>(e.t.size));
+      memory_place(target, e.t.size, depth + 1, dropped);
     }
     e_.mov(r2, static_cast<std::int32_t>(e.t.size));
     e_.load(r3, r10, temp(depth));
@@ -3122,6 +3189,7 @@ class builder {
     e_.jump_if(BPF_JEQ, r0, 0, ok);
     fault(fault_bad_address, temp(depth));
     e_.bind(ok);
+    e_.bind(dropped);
   }
 
   // r0 = the address kids[0] + offset, or (an integer or pointer) what lies there in kernel
@@ -3326,6 +3394,7 @@ class builder {
   std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
   std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
+  std::optional<std::uint32_t> zero_element_;  // in scratch, never written: what a missing element reads as
   const ir::clause* clause_ = nullptr;
   std::uint32_t statement_ = 0;     // the clause's statement id for this probe (fault::statement)
   std::size_t clause_start_ = 0;    // the index of the clause's first instruction
@@ -3433,9 +3502,6 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
   for (const auto& v : program.variables) {
     const auto size = variable_size(v.value, l.strsize);
     std::uint32_t offset = 0, map = 0, key = 0;
-    if (!v.keys.empty() && v.value.is_object())
-      throw error(v.value.name + " as an associative array's value (" + v.name +
-                  ") is not supported by the kernel engine yet: run it with -x engine=inproc");
     if (!v.keys.empty()) {
       map = next_map++;
       key = v.where == ir::scope::thread ? 8 : 0;

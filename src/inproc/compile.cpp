@@ -1333,9 +1333,10 @@ class compiler {
       };
     if (const auto v = root_variable(target.kids[0]))
       return [v = *v, address = compile(target.kids[0]), offset = target.value, size](runner& r) -> std::byte* {
-        const auto at = past(address(r).i, offset);
+        // The element made first: the address is computed from its bytes, not a missing one's zeros.
         auto* bytes = v.object(r);
         if (!bytes) return nullptr;
+        const auto at = past(address(r).i, offset);
         const auto begin = reinterpret_cast<std::int64_t>(bytes);
         if (at < begin || at - begin + static_cast<std::int64_t>(size) > static_cast<std::int64_t>(v.object_size))
           bad_address(at);

@@ -1,6 +1,5 @@
-/* A struct or union as an associative array's value (the in-process engine; the kernel engine
-   refuses it): whole elements stored and read, members read and written in place, an element not
-   made yet reads as zeros, and storing 0 deletes one. */
+/* A struct or union as an associative array's value: whole elements stored and read, members
+   read and written in place, an element not made yet reads as zeros, and storing 0 deletes one. */
 #pragma D option quiet
 struct s { int i; long l; char name[4]; } rec;
 union u { int i; char c; } one;
