@@ -429,13 +429,15 @@ TEST_CASE("vtimestamp is each thread's own on-CPU time: one burning 30 ms of CPU
                            " { @d[tid] = sum((int64_t)(vtimestamp - self->v)); }"
                            " syscall::getppid:entry /pid == " + me() + "/ { self->v = vtimestamp; }"));
   k.go();
-  std::int64_t burnt = 0;
+  std::int64_t burnt = 0, elapsed = 0;
   pid_t burner = 0, sleeper = 0;
   std::thread a([&] {
     burner = static_cast<pid_t>(::gettid());
+    const auto start = std::chrono::steady_clock::now();
     ::syscall(SYS_getppid);
     burnt = burn_cpu(30000000);
     ::syscall(SYS_getppid);
+    elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   });
   std::thread b([&] {
     sleeper = static_cast<pid_t>(::gettid());
@@ -449,9 +451,13 @@ TEST_CASE("vtimestamp is each thread's own on-CPU time: one burning 30 ms of CPU
   auto deltas = first_words(k.aggregation(1).snapshot());
   REQUIRE(deltas.size() == 2);
   const auto burning = deltas[std::to_string(burner)], sleeping = deltas[std::to_string(sleeper)];
-  INFO("burnt " << burnt << " ns of CPU, vtimestamp moved " << burning << " ns; the sleeper's " << sleeping << " ns");
+  INFO("burnt " << burnt << " ns of CPU in " << elapsed << " ns, vtimestamp moved " << burning << " ns; the sleeper's "
+                 << sleeping << " ns");
+  // On-CPU time as the clock counts it between the thread's switches: at least the CPU time the
+  // thread was charged, at most the time that passed (a guest's stolen time and interrupts while
+  // it runs count in the first, not in its CPU time: CI saw 35.1 ms for 30.1 ms burnt).
   CHECK(burning >= burnt - 2000000);
-  CHECK(burning <= burnt + 2000000);
+  CHECK(burning <= elapsed);
   CHECK(sleeping > 0);
   CHECK(sleeping < 5000000);
 }
