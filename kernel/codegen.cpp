@@ -58,6 +58,8 @@ struct place {
   std::uint32_t offset = 0;
 };
 
+constexpr place misc{r10, static_cast<std::uint32_t>(misc_slot)};
+
 class builder {
  public:
   // `scratch`: whether r7 is made to point at this CPU's scratch (generate() leaves it out of a
@@ -104,10 +106,7 @@ class builder {
       probe_area_ = s_.allocate(probe_entry_name + l_.strsize);
       e_.load(r1, r6, 8);
       e_.store(r10, misc_slot, r1, 4);
-      e_.load_map(r1, static_cast<int>(t_->probe_table));
-      e_.mov(r2, r10);
-      e_.alu(BPF_ADD, r2, misc_slot);
-      e_.call(BPF_FUNC_map_lookup_elem);
+      lookup(t_->probe_table, misc);
       e_.jump_if(BPF_JEQ, r0, 0, out);
       e_.load(r1, r0, 0, 4);
       e_.jump_if(BPF_JEQ, r1, 0, out);
@@ -189,10 +188,7 @@ class builder {
   // r0 = element 0 of an array map; to `fail` when absent.
   void lookup_fixed(std::uint32_t map, label fail) {
     e_.store_imm(r10, misc_slot, 0, 4);
-    e_.load_map(r1, static_cast<int>(map));
-    e_.mov(r2, r10);
-    e_.alu(BPF_ADD, r2, misc_slot);
-    e_.call(BPF_FUNC_map_lookup_elem);
+    lookup(map, misc);
     e_.jump_if(BPF_JEQ, r0, 0, fail);
   }
 
@@ -205,10 +201,7 @@ class builder {
   void count_drop(drop_slot slot) {
     const auto done = e_.make_label();
     e_.store_imm(r10, misc_slot, static_cast<std::int32_t>(slot), 4);
-    e_.load_map(r1, map_drops);
-    e_.mov(r2, r10);
-    e_.alu(BPF_ADD, r2, misc_slot);
-    e_.call(BPF_FUNC_map_lookup_elem);
+    lookup(map_drops, misc);
     e_.jump_if(BPF_JEQ, r0, 0, done);
     e_.load(r1, r0, 0);
     e_.alu(BPF_ADD, r1, 1);
@@ -675,23 +668,9 @@ class builder {
     if (d.keys.empty()) {
       lookup_fixed(map, done);  // the one-entry array's index 0, which the verifier knows is there
     } else {
-      const auto lookup = [&] {
-        e_.load_map(r1, static_cast<int>(map));
-        pointer(r2, key);
-        e_.call(BPF_FUNC_map_lookup_elem);
-      };
-      lookup();
-      e_.jump_if(BPF_JNE, r0, 0, found);
-      // A new key: its entry starts all zero (generation 0: each CPU's slot starts itself below).
-      lookup_fixed(l_.zero_map, done);
-      e_.mov(r3, r0);
-      e_.load_map(r1, static_cast<int>(map));
-      pointer(r2, key);
-      e_.mov(r4, BPF_NOEXIST);
-      e_.call(BPF_FUNC_map_update_elem);
-      lookup();
-      e_.jump_if(BPF_JNE, r0, 0, found);
-      count_drop(drop_aggregation);
+      // A new key's entry starts all zero (generation 0: each CPU's slot starts itself below).
+      lookup_or_insert(map, key, [&] { lookup_fixed(l_.zero_map, done); e_.mov(r3, r0); },
+                       drop_aggregation, found);
       e_.jump(done);
     }
 
@@ -1047,29 +1026,39 @@ class builder {
     e_.bind(done);
   }
 
-  // r0 = the map value of an associative array's element whose key is at `key` in scratch, or 0.
-  void lookup_element(std::uint32_t id, std::uint32_t key) {
-    e_.load_map(r1, static_cast<int>(l_.variable_map[id]));
-    pointer(r2, {r7, key});
+  // r0 = the value of `map` at `key`, or 0.
+  void lookup(std::uint32_t map, place key) {
+    e_.load_map(r1, static_cast<int>(map));
+    pointer(r2, key);
     e_.call(BPF_FUNC_map_lookup_elem);
+  }
+
+  // r0 = the map value of an associative array's element whose key is at `key` in scratch, or 0.
+  void lookup_element(std::uint32_t id, std::uint32_t key) { lookup(l_.variable_map[id], {r7, key}); }
+
+  // To `found` with r0 = the value of `map` at `key`, inserted first when missing, from the zeros
+  // that `zeros_to_r3` points r3 at; falls through with the drop counted when the map is full.
+  template <class ZerosToR3>
+  void lookup_or_insert(std::uint32_t map, place key, ZerosToR3 zeros_to_r3, drop_slot slot, label found) {
+    lookup(map, key);
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    zeros_to_r3();
+    e_.load_map(r1, static_cast<int>(map));
+    pointer(r2, key);
+    e_.mov(r4, BPF_NOEXIST);
+    e_.call(BPF_FUNC_map_update_elem);
+    lookup(map, key);
+    e_.jump_if(BPF_JNE, r0, 0, found);
+    count_drop(slot);
   }
 
   // r0 = the map value of a struct's or union's element for e's keys, made (zeroed) when it does
   // not exist yet, as a store into it makes it in DTrace; to `dropped`, with r0 0, when the map
   // has no room (a dynamic-variable drop).
   void make_element(const expr& e, int depth, label dropped) {
-    const auto key = variable_key(e, depth);
     const auto found = e_.make_label();
-    lookup_element(e.index, key);
-    e_.jump_if(BPF_JNE, r0, 0, found);
-    e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
-    pointer(r2, {r7, key});
-    pointer(r3, zero_element());
-    e_.mov(r4, BPF_NOEXIST);
-    e_.call(BPF_FUNC_map_update_elem);
-    lookup_element(e.index, key);
-    e_.jump_if(BPF_JNE, r0, 0, found);
-    count_drop(drop_dynamic);
+    lookup_or_insert(l_.variable_map[e.index], {r7, variable_key(e, depth)},
+                     [&] { pointer(r3, zero_element()); }, drop_dynamic, found);
     e_.mov(r0, 0);  // what an update's value is then
     e_.jump(dropped);
     e_.bind(found);
@@ -1191,9 +1180,7 @@ class builder {
         const place at{r7, s_.allocate(l_.strsize)};
         const auto done = e_.make_label();
         zero(at, l_.strsize);
-        e_.load_map(r1, static_cast<int>(l_.variable_map[e.index]));
-        pointer(r2, {r7, key});
-        e_.call(BPF_FUNC_map_lookup_elem);
+        lookup_element(e.index, key);
         e_.jump_if(BPF_JEQ, r0, 0, done);
         pointer(r1, at);
         e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
