@@ -125,6 +125,9 @@ run_status session::status() {
 
 work_status session::work(std::FILE* out, const probe_callback& on_probe,
                           const record_callback& on_record) {
+  // The buffers are read once a switchrate, as Linux DTrace reads them, and an exit() is seen
+  // when they are: it ends the run no sooner. A stop() ends it at once.
+  if (!stopped_ && clock::now() < due(last_switch_, "switchrate")) return work_status::okay;
   const auto st = status();
   aggregate_snap();
   drain(out, on_probe, on_record);
@@ -134,13 +137,16 @@ work_status session::work(std::FILE* out, const probe_callback& on_probe,
   return st.exited || st.stopped ? work_status::done : work_status::okay;
 }
 
+session::clock::time_point session::due(clock::time_point last, std::string_view rate) const {
+  return last + std::chrono::nanoseconds(options_.number(rate).value_or(0));
+}
+
 void session::sleep() const {
-  const auto due = [&](clock::time_point last, std::string_view rate) {
-    const auto ns = options_.number(rate).value_or(0);
-    return last + (ns > 0 ? std::chrono::nanoseconds(ns) : clock::duration(idle_pace));
-  };
-  std::this_thread::sleep_until(std::min({due(last_switch_, "switchrate"), due(last_agg_, "aggrate"),
-                                          due(last_status_, "statusrate")}));
+  const auto next = std::min({due(last_switch_, "switchrate"), due(last_agg_, "aggrate"),
+                              due(last_status_, "statusrate")});
+  // Never less than idle_pace: a rate of 0, or a rate due already (work() waits for switchrate),
+  // would make the consume loop spin.
+  std::this_thread::sleep_until(std::max(next, clock::now() + clock::duration(idle_pace)));
 }
 
 void session::options_changed() { printer_.set_options(printing(options_, testing_)); }

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -300,6 +301,38 @@ TEST_CASE("options set before exec apply to the program", "[consumer][handle]") 
       CHECK(h.status().drops == static_cast<std::uint64_t>(drops));
       CHECK(h.exit_status() == 0);
     }
+  }
+}
+
+TEST_CASE("work() reads the buffers once a switchrate, and sees exit() only then", "[consumer][handle]") {
+  constexpr const char* program = R"(#pragma D option quiet
+BEGIN { printf("begin\n"); exit(0); }
+END { printf("end\n"); })";
+  SECTION("within switchrate nothing is read, and stop() reads at once") {
+    handle h;
+    h.setopt("switchrate", "1h");
+    h.exec(h.compile(program));
+    h.go();
+    memory_file out;
+    CHECK(h.work(out.get()) == work_status::okay);
+    CHECK(h.work(out.get()) == work_status::okay);
+    CHECK(out.text().empty());
+    h.stop();
+    CHECK(h.work(out.get()) == work_status::done);
+    CHECK(out.text() == "begin\nend\n");
+  }
+  SECTION("an exit() ends the run no sooner than the next switch") {
+    handle h;
+    h.setopt("switchrate", "300ms");
+    h.exec(h.compile(program));
+    const auto start = std::chrono::steady_clock::now();
+    h.go();
+    memory_file out;
+    int works = 0;
+    for (; h.work(out.get()) == work_status::okay; ++works) h.sleep();
+    CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(300));
+    CHECK(works >= 1);
+    CHECK(out.text() == "begin\nend\n");
   }
 }
 

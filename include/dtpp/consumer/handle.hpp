@@ -50,7 +50,7 @@ struct program {
 ///     auto c = h.aggregation<dtpp::Count, std::string>("c");       // typed, exact values
 class handle {
  public:
-  /// The pace of sleep() for a rate of 0.
+  /// The shortest sleep().
   static constexpr auto idle_pace = session::idle_pace;
 
   /// dtrace_open(): a handle with DTrace's default options, running programs in `engines` (the
@@ -95,14 +95,15 @@ class handle {
   /// second time, engine_error (EBUSY) when the engine cannot start.
   void go();
   /// dtrace_sleep(): until the next of switchrate, aggrate and statusrate is due after the last
-  /// consume, snapshot and status; a rate of 0 counts as idle_pace.
+  /// consume, snapshot and status, and at least idle_pace.
   void sleep() const;
   /// dtrace_status(): whether exit() ran, drops and faults. Once exit() has run it stops
   /// tracing (END fires), as libdtrace's does.
   run_status status();
 
-  /// dtrace_work(): status(), a snapshot, then the records written since the last call, in
-  /// firing order. For each firing: on_probe, then (if it returns this_record) the probe line
+  /// dtrace_work(): once switchrate has passed since its last work (at once after stop(), and
+  /// always for a switchrate of 0), status(), a snapshot, then the records written since the
+  /// last call, in firing order. For each firing: on_probe, then (if it returns this_record) the probe line
   /// unless quiet, each record offered to on_record and printed to `out` when it returns
   /// this_record, and on_record(nullptr) closing the firing (this_record: its newline unless
   /// quiet). clear(), trunc(), normalize(), denormalize() and setopt() are carried out without

@@ -37,8 +37,9 @@ struct run_status {
 
 class session {
  public:
-  /// The pace of sleep() for a rate of 0 (switchrate's and aggrate's default on Linux), which
-  /// would otherwise make a consumer loop spin: Linux DTrace waits for buffer events there.
+  /// The shortest sleep(): for a rate of 0 (switchrate's and aggrate's default on Linux), which
+  /// would otherwise make a consumer loop spin (Linux DTrace waits for buffer events there), or
+  /// one already due.
   static constexpr std::chrono::milliseconds idle_pace{10};
 
   /// Consumes `engine`'s program; `options` (the consumer's, which outlive the session) say how
@@ -60,9 +61,10 @@ class session {
 
   /// dtrace_status(): once exit() has run it stops tracing (END fires), as libdtrace's does.
   run_status status();
-  /// dtrace_work(): status(), then the firings since the last call, in order (see handle::work);
-  /// then faults and drops to their handlers. Returns done once tracing has stopped and END's
-  /// records are consumed.
+  /// dtrace_work(): once switchrate has passed since the last time (at once after stop()),
+  /// status(), then the firings since the last call, in order (see handle::work); then faults
+  /// and drops to their handlers. Returns done once tracing has stopped and END's records are
+  /// consumed.
   work_status work(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record);
   /// dtrace_sleep(): until the next of switchrate, aggrate and statusrate is due.
   void sleep() const;
@@ -84,6 +86,8 @@ class session {
  private:
   using clock = std::chrono::steady_clock;
 
+  /// When `rate` (an option in nanoseconds) has passed since `last`.
+  clock::time_point due(clock::time_point last, std::string_view rate) const;
   void drain(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record);
   void carry_out(const ir::statement& s, const engine::firing& f);
   void keep_speculative(engine::firing f);
