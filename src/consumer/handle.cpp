@@ -215,6 +215,7 @@ void handle::go() {
     metrics_server_ = std::make_unique<metrics_server>(*address);
   }
   symbols::shared_cache().name_mangled(options_.on("mangled"));
+  symbols::shared_cache().name_unresolved(options_.on("noresolve"));
   s.go();
 }
 

@@ -74,6 +74,7 @@ cache::place cache::locate(std::int64_t pid, std::uint64_t pc) {
   const auto& m = p->maps[i];
   where.module = m.path.substr(m.path.rfind('/') + 1);
   where.load_base = m.start - m.offset;
+  where.mapping_start = m.start;
   const auto address = p->objects[i]->address_of(pc - m.start + m.offset);
   where.holder = address ? p->objects[i]->function_at(*address) : nullptr;
   if (where.holder) where.function_start = pc - (*address - where.holder->address);
@@ -83,6 +84,7 @@ cache::place cache::locate(std::int64_t pid, std::uint64_t pc) {
 std::string cache::frame(std::int64_t pid, std::uint64_t pc) {
   const auto where = locate(pid, pc);
   if (where.module.empty()) return hex(pc);
+  if (unresolved_) return where.module + ":" + hex(pc - where.mapping_start);
   if (!where.holder) return where.module + "`" + hex(pc);
   const auto& name = mangled_ ? where.holder->mangled : where.holder->name;
   return pc > where.function_start ? where.module + "`" + name + "+" + hex(pc - where.function_start)
@@ -90,6 +92,7 @@ std::string cache::frame(std::int64_t pid, std::uint64_t pc) {
 }
 
 void cache::name_mangled(bool on) { mangled_ = on; }
+void cache::name_unresolved(bool on) { unresolved_ = on; }
 
 std::size_t cache::objects_read() const {
   std::lock_guard lock(mutex_);

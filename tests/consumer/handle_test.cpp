@@ -336,6 +336,32 @@ END { printf("end\n"); })";
   }
 }
 
+TEST_CASE("noresolve names each user frame by its object and an offset", "[consumer][handle]") {
+  handle h;
+  h.setopt("noresolve");
+  h.setopt("quiet");
+  h.exec(h.compile("BEGIN { ustack(); exit(0); }"));
+  h.go();
+  memory_file out;
+  run(h, out.get());
+  std::istringstream lines(out.text());
+  std::size_t frames = 0, ours = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    ++frames;
+    INFO(line);
+    // "module:0xoffset", or "0x..." where no object is mapped: never a function's name.
+    const auto colon = line.find(":0x");
+    const auto at = colon == std::string::npos ? line.find("0x") : colon + 1;
+    REQUIRE(at != std::string::npos);
+    CHECK(line.find('`') == std::string::npos);
+    CHECK(line.find_first_not_of("0123456789abcdefx", at) == std::string::npos);
+    ours += line.find("dtpp_consumer_tests:0x") != std::string::npos;
+  }
+  CHECK(frames >= 3);
+  CHECK(ours >= 1);
+}
+
 TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {
   handle h;
   const std::string text = "BEGIN\n{\n\t@a = count(;\n}\n";

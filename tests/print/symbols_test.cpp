@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include <cstdint>
+#include <cstdio>
 #include <set>
 #include <string>
 
@@ -221,6 +222,24 @@ TEST_CASE("frames are named by their mangled C++ names under -x mangled", "[symb
   c.name_mangled(true);
   CHECK(c.frame(pid, at + 1) == module + "`_ZN17dtpp_symbols_test5twiceIiEET_S1_+0x1");
   c.name_mangled(false);
+  CHECK(c.frame(pid, at + 1) == module + "`int dtpp_symbols_test::twice<int>(int)+0x1");
+}
+
+TEST_CASE("frames are named by object and offset into their mapping under -x noresolve", "[symbols]") {
+  symbols::cache c;
+  const auto pid = static_cast<std::int64_t>(::getpid());
+  const auto module = self().substr(self().rfind('/') + 1);
+  const auto at = address_in_process(reinterpret_cast<const void*>(&dtpp_symbols_test::twice<int>));
+  std::uint64_t mapping_start = 0;
+  for (const auto& m : symbols::read_maps(pid))
+    if (at >= m.start && at < m.end) mapping_start = m.start;
+  REQUIRE(mapping_start != 0);
+  char offset[32];
+  std::snprintf(offset, sizeof offset, ":0x%llx", static_cast<unsigned long long>(at + 1 - mapping_start));
+  c.name_unresolved(true);
+  CHECK(c.frame(pid, at + 1) == module + offset);
+  CHECK(c.frame(pid, 0x10) == "0x10");  // in no mapping: the address alone, as before
+  c.name_unresolved(false);
   CHECK(c.frame(pid, at + 1) == module + "`int dtpp_symbols_test::twice<int>(int)+0x1");
 }
 

@@ -31,15 +31,18 @@ class cache {
 
   /// A user program counter of `pid` as dtrace(1) prints a ustack() frame:
   /// "libc.so.6`__write+0x14", "a.out`ns::f(int)" (at a function's first byte), "libc.so.6`0x7f..."
-  /// (in a mapping, no function there), "0x..." (nothing known). Maps are read again when `pc`
-  /// is in none of those kept, as when a library was loaded since.
+  /// (in a mapping, no function there), "0x..." (nothing known); unresolved (-x noresolve), as
+  /// dtrace-utils prints it, the offset into the mapping holding it: "libc.so.6:0x28d14". Maps
+  /// are read again when `pc` is in none of those kept, as when a library was loaded since.
   std::string frame(std::int64_t pid, std::uint64_t pc);
 
   /// Where `pc` of `pid` is: the object's basename (empty when in no file mapping), the address in
-  /// the process where that object is loaded, and the function holding pc, if any.
+  /// the process where that object is loaded, the mapping holding pc, and the function holding
+  /// pc, if any.
   struct place {
     std::string module;
     std::uint64_t load_base = 0;
+    std::uint64_t mapping_start = 0;
     const function* holder = nullptr;
     std::uint64_t function_start = 0;  ///< the holder's first byte in the process
   };
@@ -47,6 +50,8 @@ class cache {
 
   /// Names frames by their mangled C++ names (-x mangled) rather than demangled.
   void name_mangled(bool on);
+  /// Names no functions in frames (-x noresolve), only objects and offsets.
+  void name_unresolved(bool on);
 
   /// Every object read so far (for tests: each file once).
   std::size_t objects_read() const;
@@ -64,6 +69,7 @@ class cache {
   std::map<std::int64_t, process> processes_;
   std::size_t reads_ = 0;
   std::atomic<bool> mangled_ = false;
+  std::atomic<bool> unresolved_ = false;
 };
 
 /// The cache the whole program shares: the stack printer's, and the one a command fills before
