@@ -307,7 +307,7 @@ void session::report_drops() {
     drops.push_back({engine::drop_count::kind::speculative, 0, n});
   for (const auto& d : drops) {
     drops_ += d.count;
-    const drop_data drop{d};
+    const drop_data drop{d, options_.on("droptags")};
     if (!on_drop_)
       throw error(errc::drop_abort, "failed to consume records: Abort due to drop: " + drop.message());
     on_drop_(drop);

@@ -646,6 +646,33 @@ TEST_CASE("drops abort work() unless a drop handler hears of them", "[consumer][
     CHECK(out.text().empty());
     CHECK(h.exit_status() == 0);
   }
+  SECTION("with a handler, tagged under -x droptags") {
+    handle h;
+    h.setopt("bufsize", "64");
+    h.setopt("droptags");
+    h.exec(h.compile(too_big));
+    std::vector<std::string> heard;
+    h.handle_drops([&](const consumer::drop_data& d) { heard.push_back(d.message()); });
+    h.go();
+    run(h, out.get());
+    CHECK(heard == std::vector<std::string>{"[DTRACEDROP_PRINCIPAL] 1 drop on CPU 0"});
+  }
+}
+
+TEST_CASE("each kind of drop has libdtrace's tag", "[consumer][handle]") {
+  using kind = engine::drop_count::kind;
+  const auto tagged = [](kind what, std::uint64_t count) {
+    return consumer::drop_data{{what, 1, count}, true}.message();
+  };
+  CHECK(tagged(kind::principal, 2) == "[DTRACEDROP_PRINCIPAL] 2 drops on CPU 1");
+  CHECK(tagged(kind::aggregation, 1) == "[DTRACEDROP_AGGREGATION] 1 aggregation drop on CPU 1");
+  CHECK(tagged(kind::dynamic, 3) == "[DTRACEDROP_DYNAMIC] 3 dynamic variable drops");
+  CHECK(tagged(kind::speculative, 1) == "[DTRACEDROP_SPEC] 1 speculative drop");
+  CHECK(tagged(kind::speculation_busy, 2) ==
+        "[DTRACEDROP_SPECBUSY] 2 failed speculations (available buffer(s) still busy)");
+  CHECK(tagged(kind::speculation_unavailable, 1) ==
+        "[DTRACEDROP_SPECUNAVAIL] 1 failed speculation (no speculative buffer available)");
+  CHECK(consumer::drop_data{{kind::dynamic, 0, 1}, false}.message() == "1 dynamic variable drop");
 }
 
 TEST_CASE("the engine option chooses among the handle's engines", "[consumer][handle]") {

@@ -65,9 +65,14 @@ struct fault_data {
 /// Data lost since the last look (dtrace_dropdata_t): what, where and how much.
 struct drop_data {
   engine::drop_count drops;
+  bool tagged = false;  ///< -x droptags: the message starts with the kind's tag
 
-  /// dtrace(1)'s line for it, without the "dtrace: " prefix: "3 drops on CPU 1".
-  std::string message() const { return engine::describe(drops); }
+  /// dtrace(1)'s line for it, without the "dtrace: " prefix: "3 drops on CPU 1", or tagged
+  /// "[DTRACEDROP_PRINCIPAL] 3 drops on CPU 1".
+  std::string message() const {
+    return tagged ? "[" + std::string(engine::tag(drops.what)) + "] " + engine::describe(drops)
+                  : engine::describe(drops);
+  }
 };
 
 using probe_callback = std::function<consume(const probe_data&)>;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,19 @@ inline std::string describe(const drop_count& d) {
       return n + " failed speculation" + (d.count == 1 ? "" : "s") + " (no speculative buffer available)";
   }
   return n;
+}
+
+/// libdtrace's name for a drop's kind, which `-x droptags` puts before its message.
+inline std::string_view tag(drop_count::kind what) {
+  switch (what) {
+    case drop_count::kind::principal: return "DTRACEDROP_PRINCIPAL";
+    case drop_count::kind::aggregation: return "DTRACEDROP_AGGREGATION";
+    case drop_count::kind::dynamic: return "DTRACEDROP_DYNAMIC";
+    case drop_count::kind::speculative: return "DTRACEDROP_SPEC";
+    case drop_count::kind::speculation_busy: return "DTRACEDROP_SPECBUSY";
+    case drop_count::kind::speculation_unavailable: return "DTRACEDROP_SPECUNAVAIL";
+  }
+  return "DTRACEDROP_UNKNOWN";
 }
 
 /// A running program as its consumer drives it: go, take what it produced, stop.
