@@ -551,6 +551,7 @@ class builder {
         e_.store_imm(r8, global_exited, 1);
         return true;
       case ir::action::setopt:
+      case ir::action::ftruncate:
         return true;  // a record, for the consumer to carry out
       case ir::action::speculate:
         speculate(s);
@@ -589,6 +590,7 @@ class builder {
         return true;
       }
       case ir::action::system:
+      case ir::action::freopen:
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:

@@ -500,11 +500,13 @@ int dtrace_handle_err(dtrace_hdl_t* dtp, dtrace_handle_err_f* hdlr, void* arg) {
     data.dteda_pdesc = probe_desc(dtp, f.probe);
     data.dteda_cpu = -1;
     // As dtrace-utils fills them: the statement id (dt_clause_N), the pc, the kind, the value; a
-    // probe that could not be enabled is a library-level fault with neither.
-    data.dteda_action = fault.epid ? static_cast<int>(fault.statement) : -1;
-    data.dteda_offset = fault.epid ? static_cast<int>(fault.pc) : -1;
-    data.dteda_fault = fault.epid ? static_cast<int>(fault.kind) : DTRACEFLT_LIBRARY;
-    data.dteda_addr = fault.epid ? fault.value : 0;
+    // probe that could not be enabled, or an action the library could not carry out, is a
+    // library-level fault with neither.
+    const bool library = !fault.epid || fault.kind == dtpp::engine::fault_kind::library;
+    data.dteda_action = library ? -1 : static_cast<int>(fault.statement);
+    data.dteda_offset = library ? -1 : static_cast<int>(fault.pc);
+    data.dteda_fault = library ? DTRACEFLT_LIBRARY : static_cast<int>(fault.kind);
+    data.dteda_addr = library ? 0 : fault.value;
     data.dteda_msg = message.c_str();
     if (dtp->on_error(&data, dtp->on_error_arg) != DTRACE_HANDLE_OK) dtp->handler_abort = EDT_ERRABORT;
   });

@@ -1,8 +1,12 @@
 // The consume loop: records to callbacks and the printer, library actions, faults, drops, pacing.
 #include "dtpp/consumer/session.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -88,7 +92,9 @@ session::session(std::unique_ptr<engine::source> engine, options::option_set& op
       testing_(testing),
       printer_(*engine_, printing(options, testing)) {}
 
-session::~session() = default;
+session::~session() {
+  if (first_out_ >= 0) ::close(first_out_);
+}
 
 void session::go() {
   // As dtrace-utils' dtrace_go(): destructive actions need -w (the destructive option).
@@ -208,6 +214,35 @@ void session::run_system(std::FILE* out, const ir::statement& s, const engine::f
   (void)std::system(command.c_str());
 }
 
+// freopen(): what is printed from here on goes to the file named (created, appended to), or with
+// an empty name back where it went before the first freopen(). The stream stays the caller's:
+// the file takes its descriptor's place. A file that cannot be opened is a library fault, as in
+// dtrace-utils, and the output stays where it was.
+void session::reopen(std::FILE* out, const ir::statement& s, const engine::firing& f) {
+  consumer::flush(out);
+  const int out_fd = ::fileno(out);
+  if (s.format.empty()) {
+    if (first_out_ >= 0) (void)::dup2(first_out_, out_fd);
+    return;
+  }
+  std::string name;
+  printer_.print(s, f, name);
+  const int fd = out_fd < 0 ? -1 : ::open(name.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  if (fd < 0 || (first_out_ < 0 && (first_out_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 0)) < 0)) {
+    const int why = out_fd < 0 ? EBADF : errno;
+    if (fd >= 0) ::close(fd);
+    const auto& probe = engine::probe_with_id(engine_->probes(), f.probe);
+    std::uint32_t statement = 0;
+    for (std::size_t i = 0; i < probe.clauses.size(); ++i)
+      if (probe.clauses[i] + 1 == f.epid) statement = probe.statements[i];
+    report_fault({f.epid, f.probe, statement, 0, engine::fault_kind::library, 0,
+                  "couldn't freopen() \"" + name + "\": " + std::strerror(why)});
+    return;
+  }
+  (void)::dup2(fd, out_fd);
+  ::close(fd);
+}
+
 // A speculative firing waits for its commit() or discard(); what does not fit in specsize
 // bytes (its data and 16 bytes a firing, as dtrace-utils counts them) is a speculative drop.
 void session::keep_speculative(engine::firing f) {
@@ -283,6 +318,17 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
         run_system(out, s, f);
         continue;
       }
+      if (s.kind == ir::action::freopen) {
+        flush();
+        reopen(out, s, f);
+        continue;
+      }
+      if (s.kind == ir::action::ftruncate) {  // as dtrace-utils: where nothing can be cut, nothing is
+        flush();
+        consumer::flush(out);
+        if (::ftruncate(::fileno(out), 0) == 0) std::fseek(out, 0, SEEK_SET);
+        continue;
+      }
       printer_.print(s, f, text);
     }
     flush();
@@ -292,13 +338,15 @@ void session::drain(std::FILE* out, const probe_callback& on_probe, const record
 }
 
 void session::report_faults() {
-  for (const auto& f : engine_->take_faults()) {
-    ++faults_;
-    const fault_data fault{engine::probe_with_id(engine_->probes(), f.probe), f};
-    if (!on_fault_)
-      throw error(errc::probe_fault, "failed to consume records: Abort due to error: " + fault.message());
-    on_fault_(fault);
-  }
+  for (const auto& f : engine_->take_faults()) report_fault(f);
+}
+
+void session::report_fault(const engine::fault& f) {
+  ++faults_;
+  const fault_data fault{engine::probe_with_id(engine_->probes(), f.probe), f};
+  if (!on_fault_)
+    throw error(errc::probe_fault, "failed to consume records: Abort due to error: " + fault.message());
+  on_fault_(fault);
 }
 
 void session::report_drops() {

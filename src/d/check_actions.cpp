@@ -328,6 +328,8 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"denormalize", &checker::action_clear},
       {"discard", &checker::action_speculation},
       {"exit", &checker::action_exit},
+      {"freopen", &checker::action_printf},
+      {"ftruncate", &checker::action_ftruncate},
       {"normalize", &checker::action_normalize},
       {"panic", &checker::action_destructive},
       {"print", &checker::action_print},
@@ -520,8 +522,23 @@ void checker::action_destructive(const call_site& c) {
 
 void checker::action_printf(const call_site& c) {
   if (c.args.empty()) mismatch(c, 1, "at least ");
-  c.st.kind = c.name == "system" ? ir::action::system : ir::action::printf;
+  c.st.kind = c.name == "system" ? ir::action::system : c.name == "freopen" ? ir::action::freopen : ir::action::printf;
+  // freopen("") sends the output back where it went first; "." is dtrace-utils' own mark for
+  // that, so it is refused as a file name.
+  if (c.st.kind == ir::action::freopen && c.args[0]->kind == ast::node_kind::string) {
+    if (c.args[0]->text == ".")
+      fail("D_FREOPEN_INVALID", "freopen( ) argument #1 cannot be \".\"", c.args[0]->where);
+    if (c.args[0]->text.empty() && c.args.size() == 1) {
+      c.st.has_format = true;
+      return;
+    }
+  }
   format(c.name, c.args, 0, c.st);
+}
+
+void checker::action_ftruncate(const call_site& c) {
+  if (!c.args.empty()) mismatch(c, 0, "");
+  c.st.kind = ir::action::ftruncate;
 }
 
 void checker::action_printa(const call_site& c) {

@@ -180,6 +180,7 @@ class checker {
   };
   void check_order(clause_actions& done, const ir::statement& st);
   void action_printf(const call_site& c);
+  void action_ftruncate(const call_site& c);
   void action_printa(const call_site& c);
   void action_clear(const call_site& c);  // and denormalize
   void action_trunc(const call_site& c);

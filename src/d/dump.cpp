@@ -98,7 +98,7 @@ std::string dump(const ir::program& program) {
     out += ")\n";
   }
   static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack",
-                                        "print", "speculate", "commit", "discard", "system", "raise", "stop", "chill",
+                                        "print", "speculate", "commit", "discard", "ftruncate", "system", "freopen", "raise", "stop", "chill",
                                         "breakpoint", "panic"};
   for (const auto& c : program.clauses) {
     out += "clause " + std::to_string(c.id) + ":";

@@ -731,6 +731,7 @@ class compiler {
           return true;
         };
       case ir::action::setopt:
+      case ir::action::ftruncate:
         return [](runner&) { return true; };  // a record, for the consumer to carry out
       case ir::action::speculate:
         // The rest of the clause goes to the buffer; to none that is not in use (0, an id past
@@ -778,6 +779,7 @@ class compiler {
           return true;
         });
       case ir::action::system:
+      case ir::action::freopen:
       case ir::action::stack:
       case ir::action::ustack:
       case ir::action::trace:

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -360,6 +361,25 @@ TEST_CASE("noresolve names each user frame by its object and an offset", "[consu
   }
   CHECK(frames >= 3);
   CHECK(ours >= 1);
+}
+
+TEST_CASE("freopen() sends the output to a file and back, ftruncate() empties it", "[consumer][handle]") {
+  char dir[] = "/tmp/dtpp_freopen_XXXXXX";
+  REQUIRE(::mkdtemp(dir) != nullptr);
+  const std::string first = std::string(dir) + "/first", other = std::string(dir) + "/other";
+  std::FILE* out = std::fopen(first.c_str(), "w");
+  REQUIRE(out != nullptr);
+  handle h;
+  h.setopt("quiet");
+  h.setopt("destructive");
+  h.exec(h.compile("BEGIN { printf(\"one\\n\"); ftruncate(); printf(\"two\\n\"); freopen(\"" + other +
+                   "\"); printf(\"three\\n\"); freopen(\"\"); printf(\"four\\n\"); exit(0); }"));
+  h.go();
+  run(h, out);
+  std::fclose(out);
+  CHECK(read_file(first) == "two\nfour\n");
+  CHECK(read_file(other) == "three\n");
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {

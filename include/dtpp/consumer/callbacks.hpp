@@ -53,7 +53,10 @@ struct fault_data {
   const engine::fault& fault;
 
   /// The fault alone: "divide-by-zero", "invalid address (0x0)"; the whole message for epid 0.
-  std::string what() const { return fault.epid ? engine::describe(fault.kind, fault.value) : fault.what; }
+  std::string what() const {
+    return fault.epid && fault.kind != engine::fault_kind::library ? engine::describe(fault.kind, fault.value)
+                                                                    : fault.what;
+  }
 
   /// dtrace(1)'s line for it, without the "dtrace: " prefix, as dtrace-utils prints it:
   /// "error in dt_clause_0 for probe ID 1 (dtrace:::BEGIN): divide-by-zero at BPF pc 12".

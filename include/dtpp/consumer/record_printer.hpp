@@ -181,7 +181,8 @@ class record_printer {
         print::print_trace(out, read_record(s.records[0], data), options_.quiet);
         return;
       case ir::action::printf:
-      case ir::action::system: {  // the command's text, for the session to run
+      case ir::action::system:     // the command's text, for the session to run
+      case ir::action::freopen: {  // the file's name, for the session to open
         std::vector<print::traced> args;
         for (const auto& r : s.records) args.push_back(read_record(r, data));
         print::print(out, s.parsed_format, args);

@@ -92,6 +92,8 @@ class session {
   void carry_out(const ir::statement& s, const engine::firing& f);
   void keep_speculative(engine::firing f);
   void run_system(std::FILE* out, const ir::statement& s, const engine::firing& f);
+  void reopen(std::FILE* out, const ir::statement& s, const engine::firing& f);
+  void report_fault(const engine::fault& f);
   void settle_speculation(std::uint32_t id, bool commit);
   void report_faults();
   void report_drops();
@@ -113,6 +115,7 @@ class session {
   bool active_ = false;
   bool stopped_ = false;
   std::uint64_t faults_ = 0, drops_ = 0;
+  int first_out_ = -1;  // freopen(): where the output went before the first, as a descriptor
   clock::time_point last_switch_{}, last_agg_{}, last_status_{};
 };
 

@@ -22,6 +22,7 @@ enum class fault_kind : std::uint32_t {
   bad_stack = 9,
   bad_size = 10,
   bad_index = 11,
+  library = 1000,  ///< the consumer could not carry out an action (freopen()): its words in `what`
 };
 
 /// A fault in a clause, reported as dtrace-utils' ERROR probe reports it; or, with epid 0, a
@@ -40,7 +41,7 @@ struct fault {
   std::uint32_t pc = 0;
   fault_kind kind = fault_kind::unknown;
   std::uint64_t value = 0;  ///< the faulting address or value: dtrace:::ERROR's arg5
-  std::string what;         ///< epid 0 only: the whole message
+  std::string what;         ///< epid 0: the whole message; a library fault: the fault
 };
 
 /// DTrace's words for a fault kind: "invalid address", "divide-by-zero" ...
@@ -58,6 +59,7 @@ inline const char* name(fault_kind k) {
     case fault_kind::bad_stack: return "bad stack";
     case fault_kind::bad_size: return "invalid size";
     case fault_kind::bad_index: return "index out of bounds";
+    case fault_kind::library: return "library error";
   }
   return "unknown fault";
 }
@@ -89,8 +91,10 @@ inline std::string describe(fault_kind k, std::uint64_t value) {
 /// is the full name (provider:module:function:name) of the probe whose id the fault names.
 inline std::string message(const fault& f, const std::string& probe) {
   if (f.epid == 0) return f.what;  // a probe that could not be enabled
-  return "error in dt_clause_" + std::to_string(f.statement) + " for probe ID " + std::to_string(f.probe) +
-         " (" + probe + "): " + describe(f.kind, f.value) + " at BPF pc " + std::to_string(f.pc);
+  const auto where = "error in dt_clause_" + std::to_string(f.statement) + " for probe ID " +
+                     std::to_string(f.probe) + " (" + probe + "): ";
+  if (f.kind == fault_kind::library) return where + f.what;
+  return where + describe(f.kind, f.value) + " at BPF pc " + std::to_string(f.pc);
 }
 
 }  // namespace dtpp::engine

@@ -221,8 +221,10 @@ enum class action : std::uint8_t {
   speculate,    ///< args[0]: the speculation; the clause's data goes to its buffer
   commit,       ///< records[0]: the speculation whose buffer the consumer prints now
   discard,      ///< records[0]: the speculation whose buffer the consumer drops
+  ftruncate,    ///< the consumer empties the file its output goes to
   // Destructive actions: a program with one runs only when allowed (-w, `destructive`).
   system,       ///< as printf; the consumer runs the text with /bin/sh
+  freopen,      ///< as printf; the consumer's output goes to the file named, or back ("" format)
   raise,        ///< args[0]: a signal for the thread that fired
   stop,         ///< SIGSTOP for the process that fired
   chill,        ///< args[0]: nanoseconds to spin
@@ -239,7 +241,7 @@ inline std::string refusal(action a) {
 
 /// Whether a statement changes the system it observes (DTrace's destructive actions).
 inline bool is_destructive(action a) {
-  return a == action::system || a == action::raise || a == action::stop || a == action::chill ||
+  return a == action::system || a == action::freopen || a == action::raise || a == action::stop || a == action::chill ||
          a == action::breakpoint || a == action::panic;
 }
 
