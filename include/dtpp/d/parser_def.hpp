@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dtpp/d/parser.hpp"
+#include "dtpp/d/stability.hpp"
 
 namespace dtpp::d {
 
@@ -704,16 +705,44 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   return {"D_SYNTAX", "syntax error near \"" + token + "\"", where};
 }
 
-// Finds what the grammar cannot say well or safely: unterminated comments and strings, and
-// nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
+// Finds what the grammar cannot say well or safely: unterminated comments and strings, nesting
+// deeper than max_nesting (which would otherwise cost stack in proportion to the input), and what
+// DTrace's lexer refuses by counting brackets: a closer with no opener before it, a predicate's
+// closing '/' (one followed by ';', '{', '/' or the end) while a '(' or '[' is still open.
 inline std::vector<diagnostic> scan(const std::string& text) {
   std::vector<diagnostic> errors;
   std::vector<std::size_t> open;  // offsets of ( [ { and ?
+  // DTrace's counts of open ( and [, each apart, outside control lines. (A '}' too many ends the
+  // program's clauses, where DTrace's lexer reads probe descriptions: the parser reports it.)
+  long parens = 0, brackets = 0;
+  bool control_line = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto here = [&](std::size_t n) {
       return ast::span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
     };
+    if (i == 0 || text[i - 1] == '\n') {
+      const auto first = text.find_first_not_of(" \t\f\v", i);
+      control_line = first < text.size() && text[first] == '#';
+    }
+    if (!control_line) {
+      long* count = c == '(' || c == ')' ? &parens : c == '[' || c == ']' ? &brackets : nullptr;
+      if (count && (c == '(' || c == '[')) {
+        ++*count;
+      } else if (count && --*count < 0) {
+        errors.push_back({"D_SYNTAX", std::string("extra ") + c + " in input stream", here(1)});
+        return errors;
+      }
+      if (c == '/' && (parens != 0 || brackets != 0) && !(i + 1 < text.size() && (text[i + 1] == '*' || text[i + 1] == '/'))) {
+        const auto next = text.find_first_not_of(" \t\n\r\f\v", i + 1);
+        if (next == std::string::npos || text[next] == ';' || text[next] == '{' || text[next] == '/') {
+          // DTrace's lexer has read up to that character when it notices: its line is the error's.
+          const auto at = static_cast<std::uint32_t>(std::min(next, text.size()));
+          errors.push_back({"D_SYNTAX", std::string("closing ") + (parens != 0 ? ')' : ']') + " expected in predicate before /", {at, at}});
+          return errors;
+        }
+      }
+    }
     if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
       const auto end = text.find("*/", i + 2);
       if (end == std::string::npos) {
@@ -728,13 +757,13 @@ inline std::vector<diagnostic> scan(const std::string& text) {
       while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
       if (j >= text.size() || text[j] != c) {
         // DTrace's lexer has read the newline when it notices: the error is on the next line.
+        // It stops there; going on would take the literal's rest for another one's start.
         const auto next = static_cast<std::uint32_t>(std::min(j + 1, text.size()));
         errors.push_back({c == '"' ? "D_STR_NL" : "D_CHR_NL",
                           c == '"' ? "newline encountered in string literal"
                                    : "newline encountered in character constant",
                           {next, next}});
-        i = j;
-        continue;
+        return errors;
       }
       i = j;
     } else if (c == '(' || c == '[' || c == '{' || (c == '?' && !open.empty())) {
@@ -800,60 +829,178 @@ inline bool starts_with_word(const std::string& text, std::size_t at, std::strin
           !(std::isalnum(static_cast<unsigned char>(text[at + word.size()])) || text[at + word.size()] == '_'));
 }
 
+// A control line's tokens as DTrace's lexer takes them: a quoted string (its text without the
+// quotes), an integer, or a word (any other run up to a blank or a quote).
+struct directive_token {
+  enum class kind { word, string, integer } k;
+  std::string text;
+};
+
+inline bool is_integer_token(const std::string& word) {
+  std::size_t i = 0;
+  const bool hex = word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X');
+  if (hex) i = 2;
+  const std::size_t digits = i;
+  while (i < word.size() && (hex ? std::isxdigit(static_cast<unsigned char>(word[i]))
+                                 : std::isdigit(static_cast<unsigned char>(word[i]))))
+    ++i;
+  if (i == digits) return false;
+  if (i < word.size() && (word[i] == 'u' || word[i] == 'U')) ++i;
+  for (int l = 0; l < 2 && i < word.size() && (word[i] == 'l' || word[i] == 'L'); ++l) ++i;
+  return i == word.size();
+}
+
+// Whether `text` is an attribute triple as `#pragma D attributes` takes one:
+// name-stability/data-stability/class, each part optional from the end, any case.
+inline bool is_attribute_triple(const std::string& text) {
+  const auto named = [](std::string_view part, const auto& names) {
+    return std::any_of(names.begin(), names.end(), [&](std::string_view n) {
+      return n.size() == part.size() &&
+             std::equal(n.begin(), n.end(), part.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+             });
+    });
+  };
+  std::vector<std::string_view> parts;
+  for (std::size_t from = 0;;) {
+    const auto slash = text.find('/', from);
+    parts.push_back(std::string_view(text).substr(from, slash - from));
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  if (parts.size() > 3) return false;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    if (!(p < 2 ? named(parts[p], stability_names) : named(parts[p], dependency_class_names))) return false;
+  return true;
+}
+
+// Whether `text` is a version as `#pragma D binding` takes one: major[.minor[.micro]], each
+// within DTrace's bounds (255, 4095, 4095).
+inline bool is_version(const std::string& text) {
+  unsigned n[3] = {0, 0, 0};
+  std::size_t part = 0;
+  for (const char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      n[part] = std::min(n[part] * 10 + static_cast<unsigned>(c - '0'), 1u << 20);
+    } else if (c != '.' || ++part > 2) {
+      return false;
+    }
+  }
+  return n[0] <= 255 && n[1] <= 4095 && n[2] <= 4095;
+}
+
 // A control line, as DTrace's lexer takes one: cpp's line markers, `#line` and `#ident` are
-// passed over; `#error` stops the compile; `#pragma D option name[=value]` sets an option and the
-// other D pragmas DTrace knows are accepted; other pragmas are ignored, as C does; any other
-// directive (`#include` without -C) is an error.
+// passed over; `#error` stops the compile; `#pragma D option name[=value]` sets an option;
+// `#pragma D attributes`, `binding` and `depends_on` are checked for their form (a library
+// dependency is kept for the checker, which knows which text is a library); other pragmas are
+// ignored, as C does; any other directive (`#include` without -C) is an error.
 inline void read_directive(const std::string& line, std::uint32_t at, ast::program& program,
                            std::vector<diagnostic>& errors) {
-  std::vector<std::string> words;
-  std::size_t i = 1;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    std::size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) words.push_back(line.substr(i, j - i));
-    i = j;
-  }
   const ast::span where{at, static_cast<std::uint32_t>(at + line.size())};
-  const auto joined_from = [&](std::size_t first) {
-    std::string text;
-    for (std::size_t w = first; w < words.size(); ++w) text += words[w] + " ";
-    return text;
+  using kind = directive_token::kind;
+  std::vector<directive_token> tokens;
+  for (std::size_t i = 1; i < line.size();) {
+    if (std::isspace(static_cast<unsigned char>(line[i]))) {
+      ++i;
+    } else if (line[i] == '"') {
+      // scan() has refused a string the line does not close.
+      std::size_t j = i + 1;
+      while (j < line.size() && line[j] != '"') j += line[j] == '\\' ? 2 : 1;
+      j = std::min(j, line.size());
+      tokens.push_back({kind::string, line.substr(i + 1, j - i - 1)});
+      i = j + 1;
+    } else {
+      std::size_t j = i;
+      while (j < line.size() && line[j] != '"' && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+      auto word = line.substr(i, j - i);
+      tokens.push_back({is_integer_token(word) ? kind::integer : kind::word, std::move(word)});
+      i = j;
+    }
+  }
+  // `#`, `#pragma` and `#pragma D` open a directive, a pragma and one of D's own; each name
+  // may follow the openings its table row allows.
+  enum class level { directive, pragma, d_pragma };
+  struct known {
+    std::string_view name;
+    level least;
   };
-  if (words.empty() || std::isdigit(static_cast<unsigned char>(words[0][0]))) return;
-  const bool is_pragma = words[0] == "pragma";
-  const bool is_d_pragma = is_pragma && words.size() >= 2 && words[1] == "D";
-  const std::size_t name_at = is_d_pragma ? 2 : is_pragma ? 1 : 0;
-  if (name_at >= words.size()) return;
-  const std::string& name = words[name_at];
+  static constexpr known names[] = {{"attributes", level::d_pragma}, {"binding", level::d_pragma},
+                                    {"depends_on", level::d_pragma}, {"error", level::directive},
+                                    {"ident", level::directive},      {"line", level::directive},
+                                    {"option", level::d_pragma}};
+  level opened = level::directive;
+  std::size_t n = 0;
+  for (; n < tokens.size(); ++n) {
+    if (tokens[n].k == kind::integer) return;  // a line marker
+    if (tokens[n].k != kind::word) {
+      errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive", where});
+      return;
+    }
+    if (opened == level::directive && tokens[n].text == "pragma") {
+      opened = level::pragma;
+    } else if (opened == level::pragma && tokens[n].text == "D") {
+      opened = level::d_pragma;
+    } else {
+      break;
+    }
+  }
+  if (n == tokens.size()) return;
+  const std::string& name = tokens[n].text;
+  const auto* found = std::find_if(std::begin(names), std::end(names), [&](const known& k) {
+    return k.name == name && k.least <= opened;
+  });
+  if (found == std::end(names)) {
+    if (opened == level::directive)
+      errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive: #" + name, where});
+    else if (opened == level::d_pragma)
+      errors.push_back({"D_PRAGMA_INVAL", "invalid D pragma: " + name, where});
+    return;
+  }
+  const std::vector<directive_token> args(tokens.begin() + static_cast<std::ptrdiff_t>(n) + 1, tokens.end());
+  const auto is = [&](std::size_t i, kind k) { return i < args.size() && args[i].k == k; };
+  const auto malformed = [&](const std::string& form) {
+    errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma " + name + " " + form, where});
+  };
   if (name == "line" || name == "ident") return;
   if (name == "error") {
-    errors.push_back({"D_PRAGERR", "#error: " + joined_from(name_at + 1), where});
-    return;
+    // The words and strings, each followed by a blank; integers are not part of the message.
+    std::string message;
+    for (const auto& t : args)
+      if (t.k != kind::integer) message += t.text + " ";
+    errors.push_back({"D_PRAGERR", "#error: " + message, where});
+  } else if (name == "attributes") {
+    if (!is(0, kind::word) || !is(1, kind::word))
+      malformed("<attributes> <ident>");
+    else if (!is_attribute_triple(args[0].text))
+      errors.push_back({"D_PRAGMA_INVAL", "invalid attributes specified by #pragma attributes", where});
+  } else if (name == "binding") {
+    if (!is(0, kind::string) || !is(1, kind::word))
+      malformed("\"version\" <ident>");
+    else if (!is_version(args[0].text))
+      errors.push_back({"D_PRAGMA_INVAL", "invalid version string specified by #pragma binding", where});
+  } else if (name == "depends_on") {
+    if (!is(0, kind::word) || !is(1, kind::word))
+      malformed("<class> <name>");
+    else if (args[0].text == "library")
+      program.items.emplace_back(ast::library_dependency{args[1].text, where});
+    else if (args[0].text != "provider" && args[0].text != "module")
+      errors.push_back({"D_PRAGMA_INVAL",
+                        "invalid class " + args[0].text + " specified by #pragma depends_on", where});
+  } else if (!is(0, kind::word)) {
+    malformed("<option>=<val>");
+  } else if (args.size() > 1) {
+    errors.push_back({"D_PRAGMA_MALFORM", "superfluous arguments specified for #pragma option", where});
+  } else {
+    ast::pragma p;
+    const auto eq = args[0].text.find('=');
+    p.name = args[0].text.substr(0, eq);
+    if (eq != std::string::npos) {
+      p.value = args[0].text.substr(eq + 1);
+      p.has_value = true;
+    }
+    p.where = where;
+    program.items.emplace_back(std::move(p));
   }
-  if (!is_pragma) {
-    errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive: #" + name, where});
-    return;
-  }
-  if (!is_d_pragma || name == "attributes" || name == "binding" || name == "depends_on") return;
-  if (name != "option") {
-    errors.push_back({"D_PRAGMA_INVAL", "invalid D pragma: " + name, where});
-    return;
-  }
-  if (words.size() != 4) {
-    errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma D option", where});
-    return;
-  }
-  ast::pragma p;
-  const auto eq = words[3].find('=');
-  p.name = words[3].substr(0, eq);
-  if (eq != std::string::npos) {
-    p.value = words[3].substr(eq + 1);
-    p.has_value = true;
-  }
-  p.where = where;
-  program.items.emplace_back(std::move(p));
 }
 
 }  // namespace detail
