@@ -102,7 +102,7 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
   if (text->compare(0, 2, "#!") == 0) std::fill(text->begin(), std::find(text->begin(), text->end(), '\n'), ' ');
   if (!s.preprocess) return loaded_program{d::source_file(program.text, std::move(*text)), {}};
   auto result =
-      preprocess(cpp_arguments(s.cpp, s.cpp_arguments, s.stdc), program.text, std::move(*text));
+      preprocess(cpp_arguments(s.cpp, s.cpp_arguments, s.stdc), std::move(*text));
   if (!result.output) {
     detail::complain(s, "failed to compile script " + program.text + ": " + result.error);
     return std::nullopt;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -705,44 +706,16 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   return {"D_SYNTAX", "syntax error near \"" + token + "\"", where};
 }
 
-// Finds what the grammar cannot say well or safely: unterminated comments and strings, nesting
-// deeper than max_nesting (which would otherwise cost stack in proportion to the input), and what
-// DTrace's lexer refuses by counting brackets: a closer with no opener before it, a predicate's
-// closing '/' (one followed by ';', '{', '/' or the end) while a '(' or '[' is still open.
+// Finds what the grammar cannot say well or safely: unterminated comments and strings, and
+// nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
 inline std::vector<diagnostic> scan(const std::string& text) {
   std::vector<diagnostic> errors;
   std::vector<std::size_t> open;  // offsets of ( [ { and ?
-  // DTrace's counts of open ( and [, each apart, outside control lines. (A '}' too many ends the
-  // program's clauses, where DTrace's lexer reads probe descriptions: the parser reports it.)
-  long parens = 0, brackets = 0;
-  bool control_line = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto here = [&](std::size_t n) {
       return ast::span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
     };
-    if (i == 0 || text[i - 1] == '\n') {
-      const auto first = text.find_first_not_of(" \t\f\v", i);
-      control_line = first < text.size() && text[first] == '#';
-    }
-    if (!control_line) {
-      long* count = c == '(' || c == ')' ? &parens : c == '[' || c == ']' ? &brackets : nullptr;
-      if (count && (c == '(' || c == '[')) {
-        ++*count;
-      } else if (count && --*count < 0) {
-        errors.push_back({"D_SYNTAX", std::string("extra ") + c + " in input stream", here(1)});
-        return errors;
-      }
-      if (c == '/' && (parens != 0 || brackets != 0) && !(i + 1 < text.size() && (text[i + 1] == '*' || text[i + 1] == '/'))) {
-        const auto next = text.find_first_not_of(" \t\n\r\f\v", i + 1);
-        if (next == std::string::npos || text[next] == ';' || text[next] == '{' || text[next] == '/') {
-          // DTrace's lexer has read up to that character when it notices: its line is the error's.
-          const auto at = static_cast<std::uint32_t>(std::min(next, text.size()));
-          errors.push_back({"D_SYNTAX", std::string("closing ") + (parens != 0 ? ')' : ']') + " expected in predicate before /", {at, at}});
-          return errors;
-        }
-      }
-    }
     if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
       const auto end = text.find("*/", i + 2);
       if (end == std::string::npos) {
@@ -827,6 +800,52 @@ inline bool starts_with_word(const std::string& text, std::size_t at, std::strin
   return text.compare(at, word.size(), word) == 0 &&
          (at + word.size() >= text.size() ||
           !(std::isalnum(static_cast<unsigned char>(text[at + word.size()])) || text[at + word.size()] == '_'));
+}
+
+// What DTrace's lexer refuses by counting brackets: a ')' or ']' with no opener left before it, a
+// predicate's closing '/' (one followed by ';', '{', '/' or the end) while a '(' or '[' is
+// open. The counts are the whole program's, outside comments, literals and control lines. (A
+// '}' too many ends the clauses, where DTrace reads probe descriptions: the parser reports it.)
+// scan() has found the text's comments and literals closed.
+inline std::optional<diagnostic> bracket_error(const std::string& text) {
+  long parens = 0, brackets = 0;
+  bool control_line = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto here = [&](std::size_t n) {
+      return ast::span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
+    };
+    if (i == 0 || text[i - 1] == '\n') {
+      const auto first = text.find_first_not_of(" \t\f\v", i);
+      control_line = first < text.size() && text[first] == '#';
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      i = text.find("*/", i + 2) + 1;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = std::min(text.find('\n', i), text.size()) - 1;
+    } else if (c == '"' || c == '\'') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c) j += text[j] == '\\' ? 2 : 1;
+      i = j;
+    } else if (control_line) {
+      continue;
+    } else if (c == '(' || c == '[') {
+      ++(c == '(' ? parens : brackets);
+    } else if (c == ')' || c == ']') {
+      if (--(c == ')' ? parens : brackets) < 0)
+        return diagnostic{"D_SYNTAX", std::string("extra ") + c + " in input stream", here(1)};
+    } else if (c == '/' && (parens != 0 || brackets != 0)) {
+      const auto next = text.find_first_not_of(" \t\n\r\f\v", i + 1);
+      if (next == std::string::npos || text[next] == ';' || text[next] == '{' || text[next] == '/') {
+        // DTrace's lexer has read up to that character when it notices: its line is the error's.
+        const auto at = static_cast<std::uint32_t>(std::min(next, text.size()));
+        return diagnostic{"D_SYNTAX",
+                          std::string("closing ") + (parens != 0 ? ')' : ']') + " expected in predicate before /",
+                          {at, at}};
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 // A control line's tokens as DTrace's lexer takes them: a quoted string (its text without the
@@ -1011,6 +1030,15 @@ parse_result parse(const source_file& source) {
   parse_result result;
   result.errors = detail::scan(text);
   if (!result.errors.empty()) return result;
+  // DTrace stops at the first error: one its lexer finds by counting brackets replaces those the
+  // parser reports from the item (clause, declaration, control line) it is in onwards.
+  const auto lexical = detail::bracket_error(text);
+  std::size_t lexical_item = text.size();
+  const auto report_lexical = [&] {
+    if (!lexical) return;
+    std::erase_if(result.errors, [&](const diagnostic& e) { return e.where.begin >= lexical_item; });
+    result.errors.push_back(*lexical);
+  };
 
   std::size_t at = 0;
   if (text.compare(0, 2, "#!") == 0) at = text.find('\n') == std::string::npos ? text.size() : text.find('\n');
@@ -1020,6 +1048,7 @@ parse_result parse(const source_file& source) {
     x3::parse(it, text.cend(), *parser::skipper);
     at = static_cast<std::size_t>(it - text.cbegin());
     if (at >= text.size()) break;
+    if (lexical && at <= lexical->where.begin) lexical_item = at;
     if (text[at] == '#' && (at == 0 || text[at - 1] == '\n' || text[at - 1] == ' ' || text[at - 1] == '\t')) {
       const auto eol = std::min(text.find('\n', at), text.size());
       detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
@@ -1099,6 +1128,7 @@ parse_result parse(const source_file& source) {
     const bool unsupported = last.tag == "D_UNKNOWN" && last.where.begin == text.find_first_not_of(" \t\r\n", start);
     at = unsupported ? detail::declaration_end(text, start) : std::max(detail::clause_end(text, start), start + 1);
   }
+  report_lexical();
   return result;
 }
 
