@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/fusion/include/at_c.hpp>
+#include <boost/fusion/include/std_pair.hpp>
 #include <boost/spirit/home/x3.hpp>
 #include <cctype>
 #include <cstdint>
@@ -265,6 +266,7 @@ x3::rule<class postfix, node_ptr> const postfix = "expression";
 x3::rule<class unary, node_ptr> const unary = "expression";
 x3::rule<class prefix_item, node_ptr> const prefix_item = "operator";
 x3::rule<class binary, node_ptr> const binary = "expression";
+x3::rule<class binary_link, std::pair<std::string, node_ptr>> const binary_link = "operator";
 x3::rule<class conditional, node_ptr> const conditional = "expression";
 x3::rule<class argument_list, std::vector<node_ptr>> const argument_list = "arguments";
 
@@ -432,7 +434,11 @@ const auto binary_action = [](auto& ctx) {
   while (!operators.empty()) reduce();
   x3::_val(ctx) = operands.back();
 };
-const auto binary_def = (unary >> *(binary_ops >> unary))[binary_action];
+// An operator commits to its operand, so that a missing one is reported where DTrace's parser
+// reports it (`i < != 10`: near "!="). Not a '/', which may close a predicate instead, nor an
+// operator that starts an assignment's (`-=`).
+const auto binary_link_def = (!x3::lit('/') >> binary_ops >> !x3::lit('=') > unary) | (binary_ops >> unary);
+const auto binary_def = (unary >> *binary_link)[binary_action];
 
 // Groups a chain `first (link)*` to the right: the last link binds first. make(left, link, right)
 // builds one node, `left` being what stands before the link (the first operand, or the previous
@@ -467,7 +473,7 @@ const auto assignment_action = [](auto& ctx) {
 };
 const auto expression_def = bounded[(conditional >> *(assign_ops > conditional))[assignment_action]];
 
-BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, conditional,
+BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, binary_link, conditional,
                     argument_list)
 
 // ---- clauses ---------------------------------------------------------------------------------
