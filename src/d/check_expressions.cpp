@@ -100,7 +100,9 @@ expr checker::macro(const ast::node_ptr& n) {
     fail("D_MACRO_OFLOW", "macro argument " + n->text + " constant " + text.substr(digits) + " results in integer overflow",
          n->where);
   if (!text.empty() && *end == '\0' && errno == 0 && std::isdigit(static_cast<unsigned char>(text[digits]))) {
-    auto e = integer_constant(magnitude, false, false, n->where);
+    // As a literal: a decimal one is signed, an octal or hexadecimal one may be unsigned.
+    const bool decimal = text[digits] != '0';
+    auto e = integer_constant(magnitude, decimal, false, n->where, 0, decimal);
     if (negative) e.value = ir::fit(-e.value, e.t);
     return e;
   }
