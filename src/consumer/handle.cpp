@@ -105,7 +105,10 @@ program handle::compile(const d::source_file& source, std::string zero,
   // one text (d::joined_text).
   std::vector<std::string> library_dirs{options_.text("syslibdir").value_or(d::default_library_dir())};
   if (const auto dir = options_.text("libdir")) library_dirs.push_back(*dir);
-  const auto library = d::library_files(library_dirs);
+  const auto found = d::library_files(library_dirs);
+  if (!found.error.empty())
+    refuse({{"", found.error, d::diagnostic::nowhere}}, [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
+  const auto& library = found.files;
   d::joined_text joined;
   for (const auto& l : library) joined.add(l.text());
   for (const auto& c : compiled_) joined.add(c.text());

@@ -43,6 +43,7 @@ compile_result checker::run(const ast::program& program) {
   if (options_.types) options_.types->compile_begins();
   for (const auto& item : program.items) {
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
+    else if (const auto* l = std::get_if<ast::library_dependency>(&item)) depend(*l);
     else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);
     else if (const auto* t = std::get_if<ast::type_declaration>(&item)) declare_type(*t);
     else if (const auto* x = std::get_if<ast::translator>(&item)) declare_translator(*x);
@@ -99,6 +100,13 @@ void checker::pragma(const ast::pragma& p) {
   if (p.name == "empty") options_.empty_ok = true;
   if (p.name == "zdefs") options_.zdefs = true;
   result_.program.options.push_back({p.name, p.value});
+}
+
+void checker::depend(const ast::library_dependency& l) {
+  // The library files are ordered by their dependencies before they are read (library_files());
+  // the main program has them all already.
+  if (l.where.begin >= options_.library_end)
+    error("D_PRAGMA_DEPEND", "main program may not explicitly depend on a library", l.where);
 }
 
 void checker::clause(const ast::clause& c) {

@@ -94,9 +94,15 @@ expr checker::macro(const ast::node_ptr& n) {
   errno = 0;
   char* end = nullptr;
   const bool negative = !text.empty() && text[0] == '-';
-  const auto magnitude = std::strtoull(text.c_str() + (negative || (!text.empty() && text[0] == '+')), &end, 0);
-  if (!text.empty() && *end == '\0' && errno == 0 && (std::isdigit(static_cast<unsigned char>(text[negative || text[0] == '+'])))) {
-    auto e = integer_constant(magnitude, false, false, n->where);
+  const std::size_t digits = negative || (!text.empty() && text[0] == '+');
+  const auto magnitude = std::strtoull(text.c_str() + digits, &end, 0);
+  if (errno == ERANGE && std::isdigit(static_cast<unsigned char>(text[digits])))
+    fail("D_MACRO_OFLOW", "macro argument " + n->text + " constant " + text.substr(digits) + " results in integer overflow",
+         n->where);
+  if (!text.empty() && *end == '\0' && errno == 0 && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+    // As a literal: a decimal one is signed, an octal or hexadecimal one may be unsigned.
+    const bool decimal = text[digits] != '0';
+    auto e = integer_constant(magnitude, decimal, false, n->where, 0, decimal);
     if (negative) e.value = ir::fit(-e.value, e.t);
     return e;
   }

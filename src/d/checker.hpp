@@ -67,6 +67,7 @@ class checker {
   // ---- pragmas, clauses, probes and statements (check.cpp) -----------------------------------
 
   void pragma(const ast::pragma& p);
+  void depend(const ast::library_dependency& l);
   void clause(const ast::clause& c);
   ir::probe probe(const ast::probe_description& d);
   void validate_profile(const ir::probe& p);

@@ -30,7 +30,7 @@ std::vector<std::string> dependencies(const std::string& text) {
 
 }  // namespace
 
-std::vector<source_file> library_files(const std::vector<std::string>& dirs) {
+library library_files(const std::vector<std::string>& dirs) {
   namespace fs = std::filesystem;
   std::vector<fs::path> paths;
   for (const auto& dir : dirs) {
@@ -41,23 +41,35 @@ std::vector<source_file> library_files(const std::vector<std::string>& dirs) {
     std::sort(here.begin(), here.end());
     paths.insert(paths.end(), here.begin(), here.end());
   }
-  std::vector<source_file> files;
+  library result;
   std::set<std::string> placed, visiting;
-  // Depth first: a file's dependencies are placed before it; a cycle is broken where it closes.
+  // Depth first: a file's dependencies are placed before it. One that is being placed already
+  // closes a cycle.
   const auto place = [&](const auto& self, const fs::path& path) -> void {
     const auto name = path.filename().string();
-    if (placed.count(name) || !visiting.insert(name).second) return;
+    if (placed.count(name) || !result.error.empty()) return;
+    visiting.insert(name);
     std::ifstream in(path);
     std::ostringstream text;
     text << in.rdbuf();
-    for (const auto& dependency : dependencies(text.str()))
-      for (const auto& p : paths)
-        if (p.filename() == dependency) self(self, p);
+    for (const auto& dependency : dependencies(text.str())) {
+      const auto found = std::find_if(paths.begin(), paths.end(), [&](const fs::path& p) { return p.filename() == dependency; });
+      if (found == paths.end()) {
+        result.error = "Invalid library dependency in " + path.string() + ": " + (path.parent_path() / dependency).string();
+      } else if (visiting.count(dependency)) {
+        result.error = "Cyclic dependency detected: " + found->string() + " => " + path.string();
+      } else {
+        self(self, *found);
+      }
+      if (!result.error.empty()) return;
+    }
+    visiting.erase(name);
     placed.insert(name);
-    if (in) files.emplace_back(path.string(), text.str());
+    if (in) result.files.emplace_back(path.string(), text.str());
   };
   for (const auto& p : paths) place(place, p);
-  return files;
+  if (!result.error.empty()) result.files.clear();
+  return result;
 }
 
 std::string default_library_dir() {

@@ -8,7 +8,8 @@
 #   - the exit status to equal NAME.status (no NAME.status: 0).
 # The locale is C, so that getopt's and cpp's messages are the same everywhere.
 # Optional: -DEXTRA_ARGS=a;b (arguments before NAME.args'), -DKERNEL_CHECK=program (see below),
-# -DWORKLOAD=path (what @WORKLOAD@ stands for), -DPID_TARGET=path (@PID_TARGET@).
+# -DWORKLOAD=path (what @WORKLOAD@ stands for), -DPID_TARGET=path (@PID_TARGET@). NAME.env, when
+# present, holds VARIABLE=value lines added to the command's environment.
 cmake_minimum_required(VERSION 3.25)  # new policies: "@WORKLOAD@" is text, not a variable
 
 foreach(var IN ITEMS COMMAND NAME SOURCE_DIR BINARY_DIR)
@@ -60,7 +61,12 @@ endif()
 # string ends at a NUL byte (printf("%c", 0) prints one, as dtrace(1) does).
 set(stdout_file "${BINARY_DIR}/${NAME}.stdout")
 set(stderr_file "${BINARY_DIR}/${NAME}.stderr")
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${program}" ${args}
+# NAME.env, when present: VARIABLE=value lines for the command's environment.
+set(environment "")
+if(EXISTS "${SOURCE_DIR}/${NAME}.env")
+  file(STRINGS "${SOURCE_DIR}/${NAME}.env" environment)
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C ${environment} "${program}" ${args}
                 WORKING_DIRECTORY "${SOURCE_DIR}"
                 RESULT_VARIABLE status OUTPUT_FILE "${stdout_file}" ERROR_FILE "${stderr_file}")
 # A -c command's pid differs from run to run.

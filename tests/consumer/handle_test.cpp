@@ -382,6 +382,20 @@ TEST_CASE("freopen() sends the output to a file and back, ftruncate() empties it
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a library file depending on one no library directory holds fails every compile", "[consumer][handle]") {
+  char dir[] = "/tmp/dtpp_handle_libXXXXXX";
+  REQUIRE(::mkdtemp(dir) != nullptr);
+  const std::string file = std::string(dir) + "/a.d";
+  std::ofstream(file) << "#pragma D depends_on library missing.d\n";
+  handle h;
+  h.setopt("libdir", dir);
+  CHECK_THROWS_WITH(h.compile("BEGIN { exit(0); }"),
+                    "dtpp: failed to compile script <string>: Invalid library dependency in " + file + ": " +
+                        dir + "/missing.d\n");
+  std::remove(file.c_str());
+  ::rmdir(dir);
+}
+
 TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {
   handle h;
   const std::string text = "BEGIN\n{\n\t@a = count(;\n}\n";

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -236,6 +237,14 @@ inline std::optional<std::string_view> set_option(settings& s, std::string_view 
   d::set_registers_option(s.compile, name, text);
   if (name == "cpp") s.preprocess = true;
   if (name == "cpppath") s.cpp = text;
+  if (name == "cppargs") {
+    // Words apart, as dtrace-utils splits them; each is one of cpp's arguments.
+    for (std::size_t at = text.find_first_not_of(" \t\n\r\f\v"); at != std::string::npos;) {
+      const auto end = text.find_first_of(" \t\n\r\f\v", at);
+      s.cpp_arguments.push_back(text.substr(at, end - at));
+      at = text.find_first_not_of(" \t\n\r\f\v", end);
+    }
+  }
   if (name == "cpphdrs") s.cpp_arguments.push_back("-H");
   if (name == "define") s.cpp_arguments.push_back("-D" + text);
   if (name == "undef") s.cpp_arguments.push_back("-U" + text);
@@ -323,6 +332,14 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
     std::printf("%s: %s\n", s.name.c_str(), d_version.data());
     if (verbose) std::printf("This is dtpp %s\n", DTPP_VERSION);
     return exit_success;
+  }
+
+  // DTRACE_OPT_NAME=value in the environment sets option `name` before the command line's, as
+  // in dtrace(1), which passes over one it cannot set.
+  for (const auto& o : options::option_table) {
+    std::string variable = "DTRACE_OPT_";
+    for (const char ch : o.name) variable += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (const char* value = std::getenv(variable.c_str())) (void)detail::set_option(s, o.name, value);
   }
 
   for (const auto& [c, argument] : given) {

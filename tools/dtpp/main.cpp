@@ -102,7 +102,7 @@ std::optional<loaded_program> load(const settings& s, const program_spec& progra
   if (text->compare(0, 2, "#!") == 0) std::fill(text->begin(), std::find(text->begin(), text->end(), '\n'), ' ');
   if (!s.preprocess) return loaded_program{d::source_file(program.text, std::move(*text)), {}};
   auto result =
-      preprocess(cpp_arguments(s.cpp, s.cpp_arguments, s.stdc), program.text, std::move(*text));
+      preprocess(cpp_arguments(s.cpp, s.cpp_arguments, s.stdc), std::move(*text));
   if (!result.output) {
     detail::complain(s, "failed to compile script " + program.text + ": " + result.error);
     return std::nullopt;
@@ -194,7 +194,17 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
     if (o.name == "syslibdir") library_dirs.front() = o.value;
     if (o.name == "libdir") library_dirs.push_back(o.value);
   }
-  loaded.library = d::library_files(library_dirs);
+  auto library = d::library_files(library_dirs);
+  if (!library.error.empty()) {
+    // dtrace(1) reads D's library as it compiles the first program, and blames that one.
+    const auto& first = s.programs.front();
+    std::fputs(d::render({"", library.error, d::diagnostic::nowhere}, d::source_file(first.text, ""),
+                         render_options(s, loaded, first))
+                   .c_str(),
+               stderr);
+    return std::nullopt;
+  }
+  loaded.library = std::move(library.files);
   for (const auto& l : loaded.library) loaded.joined.add(l.text());
   for (const auto& spec : s.programs) {
     auto program = load(s, spec);

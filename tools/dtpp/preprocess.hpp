@@ -98,6 +98,9 @@ inline preprocessed strip_line_markers(std::string_view output, const std::strin
 
 }  // namespace detail
 
+/// Where cpp reads the script, and so the name its messages and line markers give it.
+inline constexpr std::string_view cpp_input = "/dev/stdin";
+
 /// cpp's arguments as dtrace(1) gives them: its predefined names, the user's -D/-U/-I/-H in order,
 /// the D version, then the -X mode. The script comes on standard input.
 inline std::vector<std::string> cpp_arguments(const std::string& cpp,
@@ -113,7 +116,7 @@ inline std::vector<std::string> cpp_arguments(const std::string& cpp,
   args.push_back("-D__SUNW_D_VERSION=0x02000000");  // D 2.0, as dtpp -V says
   if (stdc == "a") args.push_back("-std=c99");
   if (stdc == "s") args.push_back("-traditional-cpp");
-  args.push_back("-");
+  args.push_back(std::string(cpp_input));
   return args;
 }
 
@@ -121,17 +124,10 @@ inline std::vector<std::string> cpp_arguments(const std::string& cpp,
 inline constexpr std::chrono::seconds cpp_time_limit{30};
 inline constexpr std::size_t cpp_output_limit = std::size_t{64} << 20;
 
-/// Runs cpp (found on PATH unless a path is given) over the script `name`. cpp's own messages go
-/// to our standard error, as with dtrace(1), and name the script: it reaches cpp on standard input
-/// behind a `#line 1 "name"`. The script's `#!` line, which cpp would reject, is blanked before.
-inline preprocess_result preprocess(const std::vector<std::string>& arguments,
-                                    const std::string& name, std::string script) {
-  std::string quoted;
-  for (const char c : name) {
-    if (c == '\\' || c == '"') quoted += '\\';
-    quoted += c;
-  }
-  script.insert(0, "#line 1 \"" + quoted + "\"\n");
+/// Runs cpp (found on PATH unless a path is given) over a script. cpp's own messages go to our
+/// standard error, as with dtrace(1), and name the script as dtrace-utils' do: /dev/stdin, which
+/// cpp reads it from. The script's `#!` line, which cpp would reject, is blanked before.
+inline preprocess_result preprocess(const std::vector<std::string>& arguments, std::string script) {
   const int input = ::memfd_create("dtpp-script", MFD_CLOEXEC);
   int output[2] = {-1, -1};
   if (input < 0 || ::pipe2(output, O_CLOEXEC) != 0) {
@@ -204,7 +200,7 @@ inline preprocess_result preprocess(const std::vector<std::string>& arguments,
     return {std::nullopt, "Preprocessor failed to process input program"};
   const auto input_lines = static_cast<std::uint32_t>(std::min<std::size_t>(
       std::count(script.begin(), script.end(), '\n') + 1, UINT32_MAX));
-  return {detail::strip_line_markers(text, name, input_lines), {}};
+  return {detail::strip_line_markers(text, std::string(cpp_input), input_lines), {}};
 }
 
 /// d::render() for a program that went through cpp: the line number is the one the line had

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dtpp/d/stability.hpp"
 #include "dtpp/engine/source.hpp"
 #include "dtpp/ir/type_table.hpp"
 #include "dtpp/print/append.hpp"
@@ -53,8 +54,6 @@ inline provider_attributes attributes_of(const std::string& provider) {
 /// The block dtrace -l -v prints after a probe's line: the probe's attributes (the minimum over
 /// its provider and the fields it names), its arguments' attributes and their types.
 inline std::string verbose_probe_info(const engine::probe_info& p, const std::vector<ir::probe_argument>& arguments) {
-  static const char* const stability[] = {"Internal", "Private", "Obsolete", "External", "Unstable", "Evolving", "Stable", "Standard"};
-  static const char* const dependency[] = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
   const auto a = attributes_of(p.provider);
   auto described = a.provider;
   if (!p.module.empty()) described = min(described, a.module);
@@ -63,7 +62,8 @@ inline std::string verbose_probe_info(const engine::probe_info& p, const std::ve
   std::string text;
   const auto block = [&](const char* title, const attributes& t) {
     print::detail::append(text, "\n\t%s\n\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n\t\tDependency Class: %s\n",
-                          title, stability[t.name], stability[t.data], dependency[t.dependency]);
+                          title, d::stability_names[t.name].data(), d::stability_names[t.data].data(),
+                          d::dependency_class_names[t.dependency].data());
   };
   block("Probe Description Attributes", described);
   block("Argument Attributes", a.arguments);

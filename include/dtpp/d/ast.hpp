@@ -74,6 +74,13 @@ struct pragma {
   span where;
 };
 
+/// `#pragma D depends_on library name.d`: allowed in a library file only (the main program gets
+/// D's library whole).
+struct library_dependency {
+  std::string name;
+  span where;
+};
+
 /// A declaration outside the clauses: a variable (`int i;`, `self uint64_t ts;`,
 /// `this long long v;`, `int counts[string, int];`, `char buf[16];`, `int m[2][3];`) or an
 /// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
@@ -138,7 +145,7 @@ struct translator {
 };
 
 struct program {
-  std::vector<std::variant<pragma, clause, declaration, type_declaration, translator>> items;
+  std::vector<std::variant<pragma, library_dependency, clause, declaration, type_declaration, translator>> items;
 };
 
 }  // namespace dtpp::d::ast

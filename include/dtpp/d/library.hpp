@@ -9,9 +9,16 @@
 
 namespace dtpp::d {
 
+/// D's library as library_files() finds it.
+struct library {
+  std::vector<source_file> files;  ///< in the order they are read
+  std::string error;  ///< why they cannot be ordered, in dtrace-utils' words; then files is empty
+};
+
 /// The library files of `dirs`, in order: each directory's *.d files by name, a file after those
 /// it names in `#pragma D depends_on library name.d`. A directory that does not exist holds none.
-std::vector<source_file> library_files(const std::vector<std::string>& dirs);
+/// A dependency on a file that is in none of them, or a circular one, is an error.
+library library_files(const std::vector<std::string>& dirs);
 
 /// dtpp's own library directory: where dtpp is installed, or, for a dtpp that is not (run from
 /// its build tree), the source tree's.

@@ -4,18 +4,21 @@
 
 #include <algorithm>
 #include <boost/fusion/include/at_c.hpp>
+#include <boost/fusion/include/std_pair.hpp>
 #include <boost/spirit/home/x3.hpp>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dtpp/d/parser.hpp"
+#include "dtpp/d/stability.hpp"
 
 namespace dtpp::d {
 
@@ -263,6 +266,7 @@ x3::rule<class postfix, node_ptr> const postfix = "expression";
 x3::rule<class unary, node_ptr> const unary = "expression";
 x3::rule<class prefix_item, node_ptr> const prefix_item = "operator";
 x3::rule<class binary, node_ptr> const binary = "expression";
+x3::rule<class binary_link, std::pair<std::string, node_ptr>> const binary_link = "operator";
 x3::rule<class conditional, node_ptr> const conditional = "expression";
 x3::rule<class argument_list, std::vector<node_ptr>> const argument_list = "arguments";
 
@@ -430,7 +434,11 @@ const auto binary_action = [](auto& ctx) {
   while (!operators.empty()) reduce();
   x3::_val(ctx) = operands.back();
 };
-const auto binary_def = (unary >> *(binary_ops >> unary))[binary_action];
+// An operator commits to its operand, so that a missing one is reported where DTrace's parser
+// reports it (`i < != 10`: near "!="). Not a '/', which may close a predicate instead, nor an
+// operator that starts an assignment's (`-=`).
+const auto binary_link_def = (!x3::lit('/') >> binary_ops >> !x3::lit('=') > unary) | (binary_ops >> unary);
+const auto binary_def = (unary >> *binary_link)[binary_action];
 
 // Groups a chain `first (link)*` to the right: the last link binds first. make(left, link, right)
 // builds one node, `left` being what stands before the link (the first operand, or the previous
@@ -465,7 +473,7 @@ const auto assignment_action = [](auto& ctx) {
 };
 const auto expression_def = bounded[(conditional >> *(assign_ops > conditional))[assignment_action]];
 
-BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, conditional,
+BOOST_SPIRIT_DEFINE(expression, primary, postfix, unary, prefix_item, binary, binary_link, conditional,
                     argument_list)
 
 // ---- clauses ---------------------------------------------------------------------------------
@@ -728,13 +736,13 @@ inline std::vector<diagnostic> scan(const std::string& text) {
       while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
       if (j >= text.size() || text[j] != c) {
         // DTrace's lexer has read the newline when it notices: the error is on the next line.
+        // It stops there; going on would take the literal's rest for another one's start.
         const auto next = static_cast<std::uint32_t>(std::min(j + 1, text.size()));
         errors.push_back({c == '"' ? "D_STR_NL" : "D_CHR_NL",
                           c == '"' ? "newline encountered in string literal"
                                    : "newline encountered in character constant",
                           {next, next}});
-        i = j;
-        continue;
+        return errors;
       }
       i = j;
     } else if (c == '(' || c == '[' || c == '{' || (c == '?' && !open.empty())) {
@@ -800,60 +808,224 @@ inline bool starts_with_word(const std::string& text, std::size_t at, std::strin
           !(std::isalnum(static_cast<unsigned char>(text[at + word.size()])) || text[at + word.size()] == '_'));
 }
 
+// What DTrace's lexer refuses by counting brackets: a ')' or ']' with no opener left before it, a
+// predicate's closing '/' (one followed by ';', '{', '/' or the end) while a '(' or '[' is
+// open. The counts are the whole program's, outside comments, literals and control lines. (A
+// '}' too many ends the clauses, where DTrace reads probe descriptions: the parser reports it.)
+// scan() has found the text's comments and literals closed.
+inline std::optional<diagnostic> bracket_error(const std::string& text) {
+  long parens = 0, brackets = 0;
+  bool control_line = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto here = [&](std::size_t n) {
+      return ast::span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
+    };
+    if (i == 0 || text[i - 1] == '\n') {
+      const auto first = text.find_first_not_of(" \t\f\v", i);
+      control_line = first < text.size() && text[first] == '#';
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      i = text.find("*/", i + 2) + 1;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = std::min(text.find('\n', i), text.size()) - 1;
+    } else if (c == '"' || c == '\'') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c) j += text[j] == '\\' ? 2 : 1;
+      i = j;
+    } else if (control_line) {
+      continue;
+    } else if (c == '(' || c == '[') {
+      ++(c == '(' ? parens : brackets);
+    } else if (c == ')' || c == ']') {
+      if (--(c == ')' ? parens : brackets) < 0)
+        return diagnostic{"D_SYNTAX", std::string("extra ") + c + " in input stream", here(1)};
+    } else if (c == '/' && (parens != 0 || brackets != 0)) {
+      const auto next = text.find_first_not_of(" \t\n\r\f\v", i + 1);
+      if (next == std::string::npos || text[next] == ';' || text[next] == '{' || text[next] == '/') {
+        // DTrace's lexer has read up to that character when it notices: its line is the error's.
+        const auto at = static_cast<std::uint32_t>(std::min(next, text.size()));
+        return diagnostic{"D_SYNTAX",
+                          std::string("closing ") + (parens != 0 ? ')' : ']') + " expected in predicate before /",
+                          {at, at}};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// A control line's tokens as DTrace's lexer takes them: a quoted string (its text without the
+// quotes), an integer, or a word (any other run up to a blank or a quote).
+struct directive_token {
+  enum class kind { word, string, integer } k;
+  std::string text;
+};
+
+inline bool is_integer_token(const std::string& word) {
+  std::size_t i = 0;
+  const bool hex = word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X');
+  if (hex) i = 2;
+  const std::size_t digits = i;
+  while (i < word.size() && (hex ? std::isxdigit(static_cast<unsigned char>(word[i]))
+                                 : std::isdigit(static_cast<unsigned char>(word[i]))))
+    ++i;
+  if (i == digits) return false;
+  if (i < word.size() && (word[i] == 'u' || word[i] == 'U')) ++i;
+  for (int l = 0; l < 2 && i < word.size() && (word[i] == 'l' || word[i] == 'L'); ++l) ++i;
+  return i == word.size();
+}
+
+// Whether `text` is an attribute triple as `#pragma D attributes` takes one:
+// name-stability/data-stability/class, each part optional from the end, any case.
+inline bool is_attribute_triple(const std::string& text) {
+  const auto named = [](std::string_view part, const auto& names) {
+    return std::any_of(names.begin(), names.end(), [&](std::string_view n) {
+      return n.size() == part.size() &&
+             std::equal(n.begin(), n.end(), part.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+             });
+    });
+  };
+  std::vector<std::string_view> parts;
+  for (std::size_t from = 0;;) {
+    const auto slash = text.find('/', from);
+    parts.push_back(std::string_view(text).substr(from, slash - from));
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  if (parts.size() > 3) return false;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    if (!(p < 2 ? named(parts[p], stability_names) : named(parts[p], dependency_class_names))) return false;
+  return true;
+}
+
+// Whether `text` is a version as `#pragma D binding` takes one: major[.minor[.micro]], each
+// within DTrace's bounds (255, 4095, 4095).
+inline bool is_version(const std::string& text) {
+  unsigned n[3] = {0, 0, 0};
+  std::size_t part = 0;
+  for (const char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      n[part] = std::min(n[part] * 10 + static_cast<unsigned>(c - '0'), 1u << 20);
+    } else if (c != '.' || ++part > 2) {
+      return false;
+    }
+  }
+  return n[0] <= 255 && n[1] <= 4095 && n[2] <= 4095;
+}
+
 // A control line, as DTrace's lexer takes one: cpp's line markers, `#line` and `#ident` are
-// passed over; `#error` stops the compile; `#pragma D option name[=value]` sets an option and the
-// other D pragmas DTrace knows are accepted; other pragmas are ignored, as C does; any other
-// directive (`#include` without -C) is an error.
+// passed over; `#error` stops the compile; `#pragma D option name[=value]` sets an option;
+// `#pragma D attributes`, `binding` and `depends_on` are checked for their form (a library
+// dependency is kept for the checker, which knows which text is a library); other pragmas are
+// ignored, as C does; any other directive (`#include` without -C) is an error.
 inline void read_directive(const std::string& line, std::uint32_t at, ast::program& program,
                            std::vector<diagnostic>& errors) {
-  std::vector<std::string> words;
-  std::size_t i = 1;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    std::size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) words.push_back(line.substr(i, j - i));
-    i = j;
-  }
   const ast::span where{at, static_cast<std::uint32_t>(at + line.size())};
-  const auto joined_from = [&](std::size_t first) {
-    std::string text;
-    for (std::size_t w = first; w < words.size(); ++w) text += words[w] + " ";
-    return text;
+  using kind = directive_token::kind;
+  std::vector<directive_token> tokens;
+  for (std::size_t i = 1; i < line.size();) {
+    if (std::isspace(static_cast<unsigned char>(line[i]))) {
+      ++i;
+    } else if (line[i] == '"') {
+      // scan() has refused a string the line does not close.
+      std::size_t j = i + 1;
+      while (j < line.size() && line[j] != '"') j += line[j] == '\\' ? 2 : 1;
+      j = std::min(j, line.size());
+      tokens.push_back({kind::string, line.substr(i + 1, j - i - 1)});
+      i = j + 1;
+    } else {
+      std::size_t j = i;
+      while (j < line.size() && line[j] != '"' && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+      auto word = line.substr(i, j - i);
+      tokens.push_back({is_integer_token(word) ? kind::integer : kind::word, std::move(word)});
+      i = j;
+    }
+  }
+  // `#`, `#pragma` and `#pragma D` open a directive, a pragma and one of D's own; each name
+  // may follow the openings its table row allows.
+  enum class level { directive, pragma, d_pragma };
+  struct known {
+    std::string_view name;
+    level least;
   };
-  if (words.empty() || std::isdigit(static_cast<unsigned char>(words[0][0]))) return;
-  const bool is_pragma = words[0] == "pragma";
-  const bool is_d_pragma = is_pragma && words.size() >= 2 && words[1] == "D";
-  const std::size_t name_at = is_d_pragma ? 2 : is_pragma ? 1 : 0;
-  if (name_at >= words.size()) return;
-  const std::string& name = words[name_at];
+  static constexpr known names[] = {{"attributes", level::d_pragma}, {"binding", level::d_pragma},
+                                    {"depends_on", level::d_pragma}, {"error", level::directive},
+                                    {"ident", level::directive},      {"line", level::directive},
+                                    {"option", level::d_pragma}};
+  level opened = level::directive;
+  std::size_t n = 0;
+  for (; n < tokens.size(); ++n) {
+    if (tokens[n].k == kind::integer) return;  // a line marker
+    if (tokens[n].k != kind::word) {
+      errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive", where});
+      return;
+    }
+    if (opened == level::directive && tokens[n].text == "pragma") {
+      opened = level::pragma;
+    } else if (opened == level::pragma && tokens[n].text == "D") {
+      opened = level::d_pragma;
+    } else {
+      break;
+    }
+  }
+  if (n == tokens.size()) return;
+  const std::string& name = tokens[n].text;
+  const auto* found = std::find_if(std::begin(names), std::end(names), [&](const known& k) {
+    return k.name == name && k.least <= opened;
+  });
+  if (found == std::end(names)) {
+    if (opened == level::directive)
+      errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive: #" + name, where});
+    else if (opened == level::d_pragma)
+      errors.push_back({"D_PRAGMA_INVAL", "invalid D pragma: " + name, where});
+    return;
+  }
+  const std::vector<directive_token> args(tokens.begin() + static_cast<std::ptrdiff_t>(n) + 1, tokens.end());
+  const auto is = [&](std::size_t i, kind k) { return i < args.size() && args[i].k == k; };
+  const auto malformed = [&](const std::string& form) {
+    errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma " + name + " " + form, where});
+  };
   if (name == "line" || name == "ident") return;
   if (name == "error") {
-    errors.push_back({"D_PRAGERR", "#error: " + joined_from(name_at + 1), where});
-    return;
+    // The words and strings, each followed by a blank; integers are not part of the message.
+    std::string message;
+    for (const auto& t : args)
+      if (t.k != kind::integer) message += t.text + " ";
+    errors.push_back({"D_PRAGERR", "#error: " + message, where});
+  } else if (name == "attributes") {
+    if (!is(0, kind::word) || !is(1, kind::word))
+      malformed("<attributes> <ident>");
+    else if (!is_attribute_triple(args[0].text))
+      errors.push_back({"D_PRAGMA_INVAL", "invalid attributes specified by #pragma attributes", where});
+  } else if (name == "binding") {
+    if (!is(0, kind::string) || !is(1, kind::word))
+      malformed("\"version\" <ident>");
+    else if (!is_version(args[0].text))
+      errors.push_back({"D_PRAGMA_INVAL", "invalid version string specified by #pragma binding", where});
+  } else if (name == "depends_on") {
+    if (!is(0, kind::word) || !is(1, kind::word))
+      malformed("<class> <name>");
+    else if (args[0].text == "library")
+      program.items.emplace_back(ast::library_dependency{args[1].text, where});
+    else if (args[0].text != "provider" && args[0].text != "module")
+      errors.push_back({"D_PRAGMA_INVAL",
+                        "invalid class " + args[0].text + " specified by #pragma depends_on", where});
+  } else if (!is(0, kind::word)) {
+    malformed("<option>=<val>");
+  } else if (args.size() > 1) {
+    errors.push_back({"D_PRAGMA_MALFORM", "superfluous arguments specified for #pragma option", where});
+  } else {
+    ast::pragma p;
+    const auto eq = args[0].text.find('=');
+    p.name = args[0].text.substr(0, eq);
+    if (eq != std::string::npos) {
+      p.value = args[0].text.substr(eq + 1);
+      p.has_value = true;
+    }
+    p.where = where;
+    program.items.emplace_back(std::move(p));
   }
-  if (!is_pragma) {
-    errors.push_back({"D_PRAGCTL_INVAL", "invalid control directive: #" + name, where});
-    return;
-  }
-  if (!is_d_pragma || name == "attributes" || name == "binding" || name == "depends_on") return;
-  if (name != "option") {
-    errors.push_back({"D_PRAGMA_INVAL", "invalid D pragma: " + name, where});
-    return;
-  }
-  if (words.size() != 4) {
-    errors.push_back({"D_PRAGMA_MALFORM", "malformed #pragma D option", where});
-    return;
-  }
-  ast::pragma p;
-  const auto eq = words[3].find('=');
-  p.name = words[3].substr(0, eq);
-  if (eq != std::string::npos) {
-    p.value = words[3].substr(eq + 1);
-    p.has_value = true;
-  }
-  p.where = where;
-  program.items.emplace_back(std::move(p));
 }
 
 }  // namespace detail
@@ -864,6 +1036,15 @@ parse_result parse(const source_file& source) {
   parse_result result;
   result.errors = detail::scan(text);
   if (!result.errors.empty()) return result;
+  // DTrace stops at the first error: one its lexer finds by counting brackets replaces those the
+  // parser reports from the item (clause, declaration, control line) it is in onwards.
+  const auto lexical = detail::bracket_error(text);
+  std::size_t lexical_item = text.size();
+  const auto report_lexical = [&] {
+    if (!lexical) return;
+    std::erase_if(result.errors, [&](const diagnostic& e) { return e.where.begin >= lexical_item; });
+    result.errors.push_back(*lexical);
+  };
 
   std::size_t at = 0;
   if (text.compare(0, 2, "#!") == 0) at = text.find('\n') == std::string::npos ? text.size() : text.find('\n');
@@ -873,6 +1054,7 @@ parse_result parse(const source_file& source) {
     x3::parse(it, text.cend(), *parser::skipper);
     at = static_cast<std::size_t>(it - text.cbegin());
     if (at >= text.size()) break;
+    if (lexical && at <= lexical->where.begin) lexical_item = at;
     if (text[at] == '#' && (at == 0 || text[at - 1] == '\n' || text[at - 1] == ' ' || text[at - 1] == '\t')) {
       const auto eol = std::min(text.find('\n', at), text.size());
       detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
@@ -952,6 +1134,7 @@ parse_result parse(const source_file& source) {
     const bool unsupported = last.tag == "D_UNKNOWN" && last.where.begin == text.find_first_not_of(" \t\r\n", start);
     at = unsupported ? detail::declaration_end(text, start) : std::max(detail::clause_end(text, start), start + 1);
   }
+  report_lexical();
   return result;
 }
 

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d %d\n", VALUE, OTHER);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+#pragma D depends_on library net.d
+BEGIN
+{
+	exit(0);
+}

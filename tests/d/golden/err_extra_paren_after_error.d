@@ -1,0 +1,10 @@
+BEGIN
+{
+	x = ;
+}
+
+END
+{
+	trace(epid));
+	y = ;
+}

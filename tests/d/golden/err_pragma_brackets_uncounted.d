@@ -1,0 +1,5 @@
+#pragma D error ( ] )
+BEGIN
+{
+	trace(")]");
+}

@@ -1,0 +1,4 @@
+BEGIN
+/args[0/ {
+	trace(epid);
+}

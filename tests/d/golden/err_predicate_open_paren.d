@@ -1,0 +1,6 @@
+BEGIN
+/rand(/
+
+{
+	trace(epid);
+}

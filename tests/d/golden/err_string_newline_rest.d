@@ -1,0 +1,7 @@
+BEGIN
+{
+	h = "hello
+
+		there";
+	exit(0);
+}
