@@ -1191,19 +1191,18 @@ class compiler {
         // share dynvarsize bytes: one that does not fit is a dynamic variable drop.
         const auto k = element(r);
         const auto it = r.st.variables.find(k);
-        const auto held = it == r.st.variables.end() ? 0 : element_bytes(k, it->second);
         if ((is_string && x.s.empty()) || (!is_string && x.i == 0)) {
-          if (it != r.st.variables.end()) r.st.variables.erase(it);
-          r.st.variable_bytes -= held;
+          if (it != r.st.variables.end()) {
+            r.st.variables.erase(it);
+            r.st.variable_bytes -= r.st.element_bytes;
+          }
           return;
         }
-        const auto needed = element_bytes(k, x);
-        if (r.st.variable_bytes - held + needed > r.st.options.dynvarsize) {
-          r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
-          return;
+        if (it != r.st.variables.end()) {
+          it->second = std::move(x);
+        } else if (room(r)) {
+          r.st.variables.emplace(k, std::move(x));
         }
-        r.st.variable_bytes += needed - held;
-        r.st.variables[k] = std::move(x);
       }
     }
 
@@ -1224,14 +1223,8 @@ class compiler {
         // Only reads ask for no element, and they write nothing through it.
         if (it == r.st.variables.end() && !create) return const_cast<std::byte*>(zeros->data());
         if (it == r.st.variables.end()) {
-          value fresh{0, std::string(object_size, '\0')};
-          const auto needed = element_bytes(k, fresh);
-          if (r.st.variable_bytes + needed > r.st.options.dynvarsize) {
-            r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
-            return nullptr;
-          }
-          r.st.variable_bytes += needed;
-          it = r.st.variables.emplace(k, std::move(fresh)).first;
+          if (!room(r)) return nullptr;
+          it = r.st.variables.emplace(k, value{0, std::string(object_size, '\0')}).first;
         }
         v = &it->second;
       }
@@ -1239,8 +1232,14 @@ class compiler {
       return reinterpret_cast<std::byte*>(v->s.data());
     }
 
-    static std::size_t element_bytes(const std::string& key, const value& v) {
-      return key.size() + sizeof v.i + v.s.size();
+    // Takes a new element's bytes, or counts a dynamic variable drop when they do not fit.
+    static bool room(runner& r) {
+      if (r.st.variable_bytes + r.st.element_bytes > r.st.options.dynvarsize) {
+        r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
+        return false;
+      }
+      r.st.variable_bytes += r.st.element_bytes;
+      return true;
     }
 
     // Thread-locals are per thread; array elements per key.

@@ -151,6 +151,7 @@ struct engine::state {
   std::vector<detail::value> globals;
   std::map<std::string, detail::value> variables;  // thread-locals and array elements
   std::size_t variable_bytes = 0;                   // what they hold, within dynvarsize
+  std::size_t element_bytes = 0;  // what each of them costs: detail::dynamic_element_bytes
   std::atomic<std::uint64_t> dynamic_drops{0};      // elements refused for want of room
   std::uint64_t dynamic_drops_reported = 0;
   std::vector<firing> buffer;
