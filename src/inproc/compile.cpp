@@ -19,6 +19,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "dtpp/print/frames.hpp"
 #include "state.hpp"
@@ -890,6 +891,8 @@ class compiler {
       case kind_t::builtin:
         return builtin_value(e);
       case kind_t::variable: {
+        if (&e == made_root_)
+          return [](runner& r) { return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(r.made_element)), {}}; };
         const auto v = variable(e);
         return [v](runner& r) { return v.load(r); };
       }
@@ -931,9 +934,10 @@ class compiler {
             return v;
           };
         return naming_pc(pc, [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
+          const auto k = target.place(r);
           auto v = x(r);
-          v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
-          target.store(r, v);
+          v.i = ir::fit(op(target.load(r, k).i, v.i, t.is_signed), t);
+          target.store(r, k, v);
           return v;
         });
       }
@@ -941,9 +945,10 @@ class compiler {
         if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_increment(e));
         return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
                 prefix = e.value != 0](runner& r) {
-          const auto old = target.load(r);
+          const auto k = target.place(r);
+          const auto old = target.load(r, k);
           const auto updated = value{ir::fit(old.i + step, t), {}};
-          target.store(r, updated);
+          target.store(r, k, updated);
           return prefix ? updated : old;
         };
       case kind_t::cast:
@@ -1168,28 +1173,34 @@ class compiler {
     // What an element not made yet reads as: object_size zero bytes, never written.
     std::shared_ptr<const std::vector<std::byte>> zeros;
 
-    value load(runner& r) const {
+    // A thread-local or an associative array's element: kept in st.variables by element().
+    bool dynamic() const { return where == ir::scope::thread || keyed; }
+    // Where a compound update loads and stores: its keys evaluated once (`a[i++] += 1`).
+    std::string place(runner& r) const { return dynamic() ? element(r) : std::string(); }
+
+    value load(runner& r) const { return load(r, place(r)); }
+    value load(runner& r, const std::string& k) const {
       if (object_size != 0)  // a struct or union stands for its address
         return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(object(r, false))), {}};
       if (where == ir::scope::clause) return r.locals[index];
-      if (where == ir::scope::global && !keyed) {
+      if (!dynamic()) {
         if (r.st.globals.size() <= index) return {};
         return r.st.globals[index];
       }
-      const auto it = r.st.variables.find(element(r));
+      const auto it = r.st.variables.find(k);
       return it == r.st.variables.end() ? value{} : it->second;
     }
 
-    void store(runner& r, value x) const {
+    void store(runner& r, value x) const { store(r, place(r), std::move(x)); }
+    void store(runner& r, const std::string& k, value x) const {
       if (where == ir::scope::clause) {
         r.locals[index] = std::move(x);
-      } else if (where == ir::scope::global && !keyed) {
+      } else if (!dynamic()) {
         if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
         r.st.globals[index] = std::move(x);
       } else {
         // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables. Elements
         // share dynvarsize bytes: one that does not fit is a dynamic variable drop.
-        const auto k = element(r);
         const auto it = r.st.variables.find(k);
         if ((is_string && x.s.empty()) || (!is_string && x.i == 0)) {
           if (it != r.st.variables.end()) {
@@ -1311,11 +1322,11 @@ class compiler {
   }
 
   // The struct or union variable an address is computed from (`rec.a` of `rec.a[i]`), if any.
-  std::optional<variable_ref> root_variable(const expr& e) {
-    if (e.kind == kind_t::variable) return e.t.is_object() ? std::optional(variable(e)) : std::nullopt;
+  static const expr* root_variable(const expr& e) {
+    if (e.kind == kind_t::variable) return e.t.is_object() ? &e : nullptr;
     if (e.kind == kind_t::memory && e.t.is_object()) return root_variable(e.kids[0]);
     if (e.kind == kind_t::binary && e.operation == ir::op::add) return root_variable(e.kids[0]);
-    return std::nullopt;
+    return nullptr;
   }
 
   // Where a store through a pointer lands: a struct variable's member, in its bytes (none when a
@@ -1330,17 +1341,23 @@ class compiler {
         auto* bytes = v.object(r);
         return bytes ? bytes + offset : nullptr;
       };
-    if (const auto v = root_variable(target.kids[0]))
-      return [v = *v, address = compile(target.kids[0]), offset = target.value, size](runner& r) -> std::byte* {
-        // The element made first: the address is computed from its bytes, not a missing one's zeros.
+    if (const auto* root = root_variable(target.kids[0])) {
+      // The element made first: the address is computed from its bytes, not a missing one's
+      // zeros, and its keys are not evaluated again (made_root_ stands for it).
+      const auto* outer = std::exchange(made_root_, root);
+      auto address = compile(target.kids[0]);
+      made_root_ = outer;
+      return [v = variable(*root), address, offset = target.value, size](runner& r) -> std::byte* {
         auto* bytes = v.object(r);
         if (!bytes) return nullptr;
+        r.made_element = bytes;
         const auto at = past(address(r).i, offset);
         const auto begin = reinterpret_cast<std::int64_t>(bytes);
         if (at < begin || at - begin + static_cast<std::int64_t>(size) > static_cast<std::int64_t>(v.object_size))
           bad_address(at);
         return bytes + (at - begin);
       };
+    }
     return [address = compile(target.kids[0]), offset = target.value, size](runner& r) {
       return scratch::mine().writable(past(address(r).i, offset), size);
     };
@@ -1392,7 +1409,9 @@ class compiler {
       const auto at = from(r).i;
       auto* bytes = target.object(r);
       if (bytes && reinterpret_cast<std::int64_t>(bytes) != at) read_memory(bytes, at, target.object_size);
-      return target.load(r);
+      // The variable's address, as a load gives it, without evaluating its keys again.
+      const auto* stands = bytes ? bytes : target.zeros->data();
+      return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stands)), {}};
     };
   }
 
@@ -1435,6 +1454,7 @@ class compiler {
   }
 
   engine::state& st_;
+  const expr* made_root_ = nullptr;  // compiled as runner::made_element: place()'s root
   const bound_probe& probe_;
   std::uint32_t pc_ = 0;  // operations of the clause compiled so far
 };

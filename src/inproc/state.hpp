@@ -263,6 +263,9 @@ class runner {
   std::map<std::uint32_t, value> locals;  // this->x: kept from clause to clause of the firing
   std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
   std::uint32_t speculation = 0;  // the buffer speculate() sent the clause's data to
+  // While a store's place is computed in an associative array's struct element (`a[i++].r[j] =
+  // v`): the element, made first, which the address's root stands for (its key evaluated once).
+  std::byte* made_element = nullptr;
 
  private:
   // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the statement id
