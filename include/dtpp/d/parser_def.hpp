@@ -347,7 +347,7 @@ const auto primary_def = x3::eps[open_node] >> (
     macro_text[leaf<node_kind::macro>{}] |
     aggregation_text[aggregation_leaf] |
     (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
-    (x3::lexeme["sizeof" >> word_end] >> '(' >> anonymous_record > stars > ')')[with_record(node_kind::sizeof_type)] |
+    (x3::lexeme["sizeof" >> word_end] >> '(' >> (anonymous_record > stars > ')'))[with_record(node_kind::sizeof_type)] |
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
     (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
@@ -399,7 +399,7 @@ const auto prefix_item_def = x3::eps[open_node] >> (
     x3::raw[x3::lit("++") | "--" | (x3::lit('-') >> !x3::lit('>')) | '+' | '!' | '~' | '*' |
             '&'][prefix_op_action] |
     ('(' >> type_name >> ')')[cast_action] |
-    ('(' >> anonymous_record > stars > ')')[with_record(node_kind::cast)] |
+    ('(' >> (anonymous_record > stars > ')'))[with_record(node_kind::cast)] |
     // (name *): a pointer to a typedef's type (`(name)` alone would be an expression in brackets).
     ('(' >> typedef_pointer_name >> ')')[cast_action]);
 
