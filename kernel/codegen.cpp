@@ -1099,7 +1099,9 @@ class builder {
       e_.store(base, off16(l_.variable_offset[e.index]), r0, v.value.size >= 8 ? 8 : v.value.size);
       return;
     }
+    e_.store(r10, temp(depth), r0);
     const auto key = variable_key(e, depth + 1);
+    e_.load(r0, r10, temp(depth));
     store_element(e.index, key, depth);
   }
 

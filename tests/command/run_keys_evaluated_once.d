@@ -21,6 +21,7 @@ BEGIN
 	b[0] *= -2147483647 - 1;
 	c[k++, "x", l++] |= 6;
 	c[2, "x", 1] <<= 1;
+	d[k++] = -5;
 	self->x[m++]++;
 	self->x[m++] += 5;
 	rec.n = -7;
@@ -30,6 +31,6 @@ BEGIN
 	printf("i=%d j=%d k=%d l=%d m=%d\n", i, j, k, l, m);
 	printf("%d %d %d %d %d %d\n", a[0].m, a[1].m, a[2].n, a[3].r[0], a[3].r[1], a[4].n);
 	printf("%d %d %d %d %d\n", a[5].m, b[0], b[1], b[2], b[3]);
-	printf("%d %d %d %d\n", c[3, "x", 0], c[2, "x", 1], self->x[0], self->x[1]);
+	printf("%d %d %d %d %d\n", c[3, "x", 0], c[2, "x", 1], self->x[0], self->x[1], d[4]);
 	exit(0);
 }
