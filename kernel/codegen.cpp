@@ -998,7 +998,9 @@ class builder {
   void load_variable(const expr& e, int depth) {
     const auto& v = p_.variables[e.index];
     if (v.value.is_object()) {
-      if (in_map(v)) {
+      if (made_element_ && made_element_->root == &e) {
+        e_.load(r0, r10, made_element_->slot);
+      } else if (in_map(v)) {
         // An element not made yet reads as zeros, and reading it makes none.
         const auto found = e_.make_label();
         lookup_element(e.index, variable_key(e, depth));
@@ -1010,9 +1012,8 @@ class builder {
       }
       // As a number, through a scratch word: the verifier refuses a computed index added to a
       // map pointer, and memory reads take any address.
-      if (!address_word_) address_word_ = s_.allocate(8);
-      e_.store(r7, off16(*address_word_), r0);
-      e_.load(r0, r7, off16(*address_word_));
+      e_.store(r7, off16(address_word()), r0);
+      e_.load(r0, r7, off16(address_word()));
       return;
     }
     if (!in_map(v)) {
@@ -1021,8 +1022,13 @@ class builder {
       e_.extend(r0, v.value.size, v.value.is_signed);
       return;
     }
+    load_element(e.index, variable_key(e, depth));
+  }
+
+  // r0 = an integer element's value at the key built at `key` in scratch (0 when there is none).
+  void load_element(std::uint32_t id, std::uint32_t key) {
     const auto done = e_.make_label();
-    lookup_element(e.index, variable_key(e, depth));
+    lookup_element(id, key);
     e_.jump_if(BPF_JEQ, r0, 0, done);
     e_.load(r0, r0, 0);
     e_.bind(done);
@@ -1097,8 +1103,22 @@ class builder {
     }
     e_.store(r10, temp(depth), r0);
     const auto key = variable_key(e, depth + 1);
-    store_dynamic(e.index, key, {r10, 0}, depth);
     e_.load(r0, r10, temp(depth));
+    store_element(e.index, key, depth);
+  }
+
+  // Stores r0 into an integer element at the key built at `key`; keeps r0.
+  void store_element(std::uint32_t id, std::uint32_t key, int depth) {
+    e_.store(r10, temp(depth), r0);
+    store_dynamic(id, key, {r10, 0}, depth);
+    e_.load(r0, r10, temp(depth));
+  }
+
+  // An associative array's integer element that a compound assignment or ++/-- updates
+  // (`a[i++] += 1`, `self->x[j++]++`): its key, built once for the load and the store.
+  std::optional<std::uint32_t> element_to_update(const expr& target, int depth) {
+    if (target.kind != kind_t::variable || !in_map(p_.variables[target.index])) return std::nullopt;
+    return variable_key(target, depth);
   }
 
   // Stores a dynamic variable: deletes it when the value is zero (an integer in temp(depth), or
@@ -2682,30 +2702,45 @@ class builder {
     e_.bind(ok);
   }
 
-  // r1 = where a store of `size` bytes at the address in `slot` lands in the bytes of the variable
-  // `root` (a[i] = v) or of an associative array's element (a[k].m, a[k].r[i]), which a store makes
-  // first (to `dropped` when there is no room for it): the address less the variable's (or the
-  // zeros a missing element reads as) is the offset there, which must leave room for the store
-  // (the verifier's bound, after the index's own check).
-  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth, label dropped) {
-    const auto& v = p_.variables[root.index];
-    load_variable(root, depth);
-    e_.mov(r1, r0);
+  // r1 = where a store of `size` bytes at the address in `slot` lands in an object of `bytes`
+  // bytes whose address, as a number, is in r1: the address less it is the offset there, which
+  // must leave room for the store (the verifier's bound, after the index's own check), added to
+  // the pointer `pointer_to_r1` sets.
+  template <class PointerToR1>
+  void place_within(std::int16_t slot, std::uint32_t bytes, std::uint32_t size, PointerToR1 pointer_to_r1) {
     e_.load(r0, r10, slot);
     e_.alu(BPF_SUB, r0, r1);
     const auto ok = e_.make_label();
-    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(v.value.size - size), ok);
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(bytes - size), ok);
     fault(fault_bad_address, slot);
     e_.bind(ok);
-    if (in_map(v)) {
-      e_.store(r10, temp(depth), r0);
-      make_element(root, depth + 1, dropped);
-      e_.mov(r1, r0);
-      e_.load(r0, r10, temp(depth));
-    } else {
-      pointer(r1, {direct_base(v), l_.variable_offset[root.index]});
-    }
+    pointer_to_r1();
     e_.alu(BPF_ADD, r1, r0);
+  }
+
+  // r1 = where a store at the address in `slot` lands in the bytes of the variable `root` (a[i] = v).
+  void variable_place(const expr& root, std::int16_t slot, std::uint32_t size, int depth) {
+    const auto& v = p_.variables[root.index];
+    load_variable(root, depth);
+    e_.mov(r1, r0);
+    place_within(slot, v.value.size, size, [&] { pointer(r1, {direct_base(v), l_.variable_offset[root.index]}); });
+  }
+
+  // memory_place() in an associative array's struct element (`a[i++].m += 1`, `a[k].r[j] = v`):
+  // the element is found or made first (to `dropped` when there is no room for it), its key built
+  // once, and the address derived from it (the root standing for the element: made_element_).
+  void element_place(const expr& target, const expr& root, std::uint32_t size, int depth, label dropped) {
+    make_element(root, depth + 1, dropped);
+    e_.store(r10, temp(depth), r0);  // the element's map value
+    made_element_ = made_element{&root, temp(depth)};
+    eval(target.kids[0], depth + 1);
+    made_element_.reset();
+    if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
+    e_.store(r10, temp(depth + 1), r0);
+    e_.load(r1, r10, temp(depth));
+    e_.store(r7, off16(address_word()), r1);  // the element's address as a number
+    e_.load(r1, r7, off16(address_word()));
+    place_within(temp(depth + 1), p_.variables[root.index].value.size, size, [&] { e_.load(r1, r10, temp(depth)); });
   }
 
   // Where a member (or constant element) of a struct or union variable lies, when e is one.
@@ -2750,11 +2785,13 @@ class builder {
   // address is evaluated once, here (into temp(depth)), so that a compound assignment or ++
   // through it has its side effects once.
   void memory_place(const expr& target, std::uint32_t size, int depth, label dropped) {
+    if (const auto* root = variable_root(target.kids[0]); root && in_map(p_.variables[root->index]))
+      return element_place(target, *root, size, depth, dropped);
     eval(target.kids[0], depth);
     if (target.value != 0) e_.alu(BPF_ADD, r0, static_cast<std::int32_t>(target.value));
     e_.store(r10, temp(depth), r0);
     if (const auto* root = variable_root(target.kids[0]))
-      return variable_place(*root, temp(depth), size, depth + 1, dropped);
+      return variable_place(*root, temp(depth), size, depth + 1);
     scratch_pointer(temp(depth), static_cast<std::int32_t>(size));
   }
 
@@ -3106,9 +3143,15 @@ class builder {
         }
         if (e.operation != ir::op::assign) {
           e_.store(r10, temp(depth), r0);
-          load_target(e.kids[0], depth + 1);
+          const auto key = element_to_update(e.kids[0], depth + 1);
+          if (key) load_element(e.kids[0].index, *key);
+          else load_target(e.kids[0], depth + 1);
           e_.load(r1, r10, temp(depth));
           arithmetic(e.operation, e.t.is_signed, depth + 1);
+          if (key) {
+            e_.extend(r0, e.t.size, e.t.is_signed);
+            return store_element(e.kids[0].index, *key, depth);
+          }
         }
         e_.extend(r0, e.t.size, e.t.is_signed);
         return store_target(e.kids[0], depth);
@@ -3119,11 +3162,14 @@ class builder {
           return update_memory(e.kids[0], depth, !e.value,
                                [&] { e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1); });
         }
-        load_target(e.kids[0], depth);
+        const auto key = element_to_update(e.kids[0], depth);
+        if (key) load_element(e.kids[0].index, *key);
+        else load_target(e.kids[0], depth);
         e_.store(r10, temp(depth), r0);
         e_.alu(BPF_ADD, r0, e.operation == ir::op::increment ? 1 : -1);
         e_.extend(r0, e.t.size, e.t.is_signed);
-        store_target(e.kids[0], depth + 1);
+        if (key) store_element(e.kids[0].index, *key, depth + 1);
+        else store_target(e.kids[0], depth + 1);
         if (!e.value) e_.load(r0, r10, temp(depth));  // postfix: the old value
         return;
       }
@@ -3383,6 +3429,17 @@ class builder {
   std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
   std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
+  std::uint32_t address_word() {
+    if (!address_word_) address_word_ = s_.allocate(8);
+    return *address_word_;
+  }
+  // While element_place() evaluates an address: the element it made, at `slot` on the stack,
+  // which its root variable stands for instead of being looked up again.
+  struct made_element {
+    const expr* root;
+    std::int16_t slot;
+  };
+  std::optional<made_element> made_element_;
   std::optional<std::uint32_t> zero_element_;  // in scratch, never written: what a missing element reads as
   const ir::clause* clause_ = nullptr;
   std::uint32_t statement_ = 0;     // the clause's statement id for this probe (fault::statement)

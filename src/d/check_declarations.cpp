@@ -96,7 +96,7 @@ type checker::declare_struct(const ast::type_declaration& d) {
 
 // Enumerators count from 0, or on from the value last given; each is a constant of the enum's
 // type, an int.
-void checker::declare_enum(const ast::type_declaration& d) {
+type checker::declare_enum(const ast::type_declaration& d) {
   const auto name = d.name.empty() ? std::string() : "enum " + d.name;
   if (!name.empty() && types_.declares(name)) fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
   const type t = integer_type(name.empty() ? "int" : name, 4, true);
@@ -117,6 +117,7 @@ void checker::declare_enum(const ast::type_declaration& d) {
     enumerators_.emplace(m.name, std::make_pair(t, next++));
   }
   if (!name.empty()) types_.add_name(name, t);
+  return t;
 }
 
 // A translator's output or input type, with DTrace's errors for each.

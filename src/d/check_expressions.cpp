@@ -349,22 +349,28 @@ expr checker::object(const ast::node_ptr& n) {
     case ast::node_kind::cast: return cast(n);
     case ast::node_kind::offsetof: return offset_of(n);
     case ast::node_kind::sizeof_type: {
-      const auto t = find_type(n->text);
-      if (!t) fail("D_UNKNOWN", "failed to resolve type " + n->text, n->where);
-      return sized(t->is_string() ? options_.strsize : t->size, n->where);
+      const auto t = declared_type(n->text, n->record);
+      if (!t) fail("D_UNKNOWN", "failed to resolve type " + (n->record ? n->record->keyword + " " + n->text : n->text), n->where);
+      return size_of(*t, n->where);
     }
     case ast::node_kind::sizeof_expr: {
       // sizeof(name) of a typedef's name: the grammar cannot tell it from a variable's.
       if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && types_.declares(k->text))
-        return sized(types_.find(k->text)->size, n->where);
-      const auto v = object(n->kids[0]);
-      return sized(v.t.is_string() ? options_.strsize : v.t.size, n->where);
+        return size_of(*types_.find(k->text), n->where);
+      return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);
     case ast::node_kind::xlate:
       fail("D_UNKNOWN", "a translated " + n->text + " is supported before -> or . only: whole translated structs are not supported yet", n->where);
   }
   fail("D_UNKNOWN", "internal error: unknown expression", n->where);
+}
+
+// sizeof's value: a string's is strsize; void and a struct only declared forward have none.
+expr checker::size_of(const type& t, ast::span where) {
+  if (t.is_string()) return sized(options_.strsize, where);
+  if (t.size == 0) fail("D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size", where);
+  return sized(t.size, where);
 }
 
 expr checker::sized(std::uint64_t size, ast::span where) {

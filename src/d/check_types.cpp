@@ -99,13 +99,13 @@ std::optional<type> checker::find_type(const std::string& name) {
   return pointer_to(*t);
 }
 
-// The type of a declaration, member or typedef: the one it names, or the anonymous struct or
-// union it writes (declared when first met) with the stars after it.
+// The type of a declaration, member, typedef, cast or sizeof: the one it names, or the anonymous
+// struct, union or enum it writes (declared when first met) with the stars after it.
 std::optional<type> checker::declared_type(const std::string& name,
                                            const ast::anonymous_record& record) {
   if (!record) return find_type(name);
   auto [it, first] = anonymous_.try_emplace(record.get());
-  if (first) it->second = declare_struct(*record);  // on an error, stays none
+  if (first) it->second = record->keyword == "enum" ? declare_enum(*record) : declare_struct(*record);  // on an error, stays none
   if (!it->second) throw failed{};                  // its error is reported, at its first name
   const auto stars = split_stars(name).second;
   if (stars > 1) return std::nullopt;
@@ -252,7 +252,7 @@ expr checker::cast_to(expr e, const type& t) {
 }
 
 expr checker::cast(const ast::node_ptr& n) {
-  const auto t = find_type(n->text);
+  const auto t = declared_type(n->text, n->record);
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
   if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
@@ -270,7 +270,7 @@ expr checker::cast(const ast::node_ptr& n) {
   // A float casts only to its own type (and to void, above): D converts no float to anything.
   const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
   if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)
-    fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + n->text + "\"", n->where);
+    fail("D_CAST_INVAL", "invalid cast expression: \"" + v.t.name + "\" to \"" + (n->record && t ? t->name : n->text) + "\"", n->where);
   if (t->is_string()) return v;
   auto e = cast_to(std::move(v), *t);
   if (pointed_to(e.t)) e.t = *t;  // (uintptr_t)curthread is an integer, no more a pointer

@@ -87,7 +87,7 @@ class checker {
 
   void declare_type(const ast::type_declaration& d);
   type declare_struct(const ast::type_declaration& d);
-  void declare_enum(const ast::type_declaration& d);
+  type declare_enum(const ast::type_declaration& d);
   void declare_translator(const ast::translator& t);
   std::optional<type> translator_type(const std::string& name, bool output, ast::span where);
   expr translator_member(const ast::translator& t, const ast::declared_member& m, expr input);
@@ -210,6 +210,7 @@ class checker {
   expr integer_literal(const ast::node_ptr& n);
   expr character_literal(const ast::node_ptr& n);
   expr sized(std::uint64_t size, ast::span where);
+  expr size_of(const type& t, ast::span where);
   static std::optional<std::int64_t> fold(ir::op op, std::int64_t a, std::int64_t b, const type& t);
   static std::int64_t fold(ir::op op, std::int64_t v);
 

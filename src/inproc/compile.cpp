@@ -19,6 +19,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "dtpp/print/frames.hpp"
 #include "state.hpp"
@@ -892,6 +893,8 @@ class compiler {
       case kind_t::builtin:
         return builtin_value(e);
       case kind_t::variable: {
+        if (&e == made_root_)
+          return [](runner& r) { return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(r.made_element)), {}}; };
         const auto v = variable(e);
         return [v](runner& r) { return v.load(r); };
       }
@@ -933,9 +936,10 @@ class compiler {
             return v;
           };
         return naming_pc(pc, [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
+          const auto k = target.place(r);
           auto v = x(r);
-          v.i = ir::fit(op(target.load(r).i, v.i, t.is_signed), t);
-          target.store(r, v);
+          v.i = ir::fit(op(target.load(r, k).i, v.i, t.is_signed), t);
+          target.store(r, k, v);
           return v;
         });
       }
@@ -943,9 +947,10 @@ class compiler {
         if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_increment(e));
         return [target = variable(e.kids[0]), t = e.t, step = e.operation == ir::op::increment ? 1 : -1,
                 prefix = e.value != 0](runner& r) {
-          const auto old = target.load(r);
+          const auto k = target.place(r);
+          const auto old = target.load(r, k);
           const auto updated = value{ir::fit(old.i + step, t), {}};
-          target.store(r, updated);
+          target.store(r, k, updated);
           return prefix ? updated : old;
         };
       case kind_t::cast:
@@ -1170,42 +1175,47 @@ class compiler {
     // What an element not made yet reads as: object_size zero bytes, never written.
     std::shared_ptr<const std::vector<std::byte>> zeros;
 
-    value load(runner& r) const {
+    // A thread-local or an associative array's element: kept in st.variables by element().
+    bool dynamic() const { return where == ir::scope::thread || keyed; }
+    // Where a compound update loads and stores: its keys evaluated once (`a[i++] += 1`).
+    std::string place(runner& r) const { return dynamic() ? element(r) : std::string(); }
+
+    value load(runner& r) const { return load(r, place(r)); }
+    value load(runner& r, const std::string& k) const {
       if (object_size != 0)  // a struct or union stands for its address
         return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(object(r, false))), {}};
       if (where == ir::scope::clause) return r.locals[index];
-      if (where == ir::scope::global && !keyed) {
+      if (!dynamic()) {
         if (r.st.globals.size() <= index) return {};
         return r.st.globals[index];
       }
-      const auto it = r.st.variables.find(element(r));
+      const auto it = r.st.variables.find(k);
       return it == r.st.variables.end() ? value{} : it->second;
     }
 
-    void store(runner& r, value x) const {
+    void store(runner& r, value x) const { store(r, place(r), std::move(x)); }
+    void store(runner& r, const std::string& k, value x) const {
       if (where == ir::scope::clause) {
         r.locals[index] = std::move(x);
-      } else if (where == ir::scope::global && !keyed) {
+      } else if (!dynamic()) {
         if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
         r.st.globals[index] = std::move(x);
       } else {
         // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables. Elements
         // share dynvarsize bytes: one that does not fit is a dynamic variable drop.
-        const auto k = element(r);
         const auto it = r.st.variables.find(k);
-        const auto held = it == r.st.variables.end() ? 0 : element_bytes(k, it->second);
         if ((is_string && x.s.empty()) || (!is_string && x.i == 0)) {
-          if (it != r.st.variables.end()) r.st.variables.erase(it);
-          r.st.variable_bytes -= held;
+          if (it != r.st.variables.end()) {
+            r.st.variables.erase(it);
+            r.st.variable_bytes -= r.st.element_bytes;
+          }
           return;
         }
-        const auto needed = element_bytes(k, x);
-        if (r.st.variable_bytes - held + needed > r.st.options.dynvarsize) {
-          r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
-          return;
+        if (it != r.st.variables.end()) {
+          it->second = std::move(x);
+        } else if (room(r)) {
+          r.st.variables.emplace(k, std::move(x));
         }
-        r.st.variable_bytes += needed - held;
-        r.st.variables[k] = std::move(x);
       }
     }
 
@@ -1226,14 +1236,8 @@ class compiler {
         // Only reads ask for no element, and they write nothing through it.
         if (it == r.st.variables.end() && !create) return const_cast<std::byte*>(zeros->data());
         if (it == r.st.variables.end()) {
-          value fresh{0, std::string(object_size, '\0')};
-          const auto needed = element_bytes(k, fresh);
-          if (r.st.variable_bytes + needed > r.st.options.dynvarsize) {
-            r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
-            return nullptr;
-          }
-          r.st.variable_bytes += needed;
-          it = r.st.variables.emplace(k, std::move(fresh)).first;
+          if (!room(r)) return nullptr;
+          it = r.st.variables.emplace(k, value{0, std::string(object_size, '\0')}).first;
         }
         v = &it->second;
       }
@@ -1241,8 +1245,14 @@ class compiler {
       return reinterpret_cast<std::byte*>(v->s.data());
     }
 
-    static std::size_t element_bytes(const std::string& key, const value& v) {
-      return key.size() + sizeof v.i + v.s.size();
+    // Takes a new element's bytes, or counts a dynamic variable drop when they do not fit.
+    static bool room(runner& r) {
+      if (r.st.variable_bytes + r.st.element_bytes > r.st.options.dynvarsize) {
+        r.st.dynamic_drops.fetch_add(1, std::memory_order_relaxed);
+        return false;
+      }
+      r.st.variable_bytes += r.st.element_bytes;
+      return true;
     }
 
     // Thread-locals are per thread; array elements per key.
@@ -1314,11 +1324,11 @@ class compiler {
   }
 
   // The struct or union variable an address is computed from (`rec.a` of `rec.a[i]`), if any.
-  std::optional<variable_ref> root_variable(const expr& e) {
-    if (e.kind == kind_t::variable) return e.t.is_object() ? std::optional(variable(e)) : std::nullopt;
+  static const expr* root_variable(const expr& e) {
+    if (e.kind == kind_t::variable) return e.t.is_object() ? &e : nullptr;
     if (e.kind == kind_t::memory && e.t.is_object()) return root_variable(e.kids[0]);
     if (e.kind == kind_t::binary && e.operation == ir::op::add) return root_variable(e.kids[0]);
-    return std::nullopt;
+    return nullptr;
   }
 
   // Where a store through a pointer lands: a struct variable's member, in its bytes (none when a
@@ -1333,17 +1343,23 @@ class compiler {
         auto* bytes = v.object(r);
         return bytes ? bytes + offset : nullptr;
       };
-    if (const auto v = root_variable(target.kids[0]))
-      return [v = *v, address = compile(target.kids[0]), offset = target.value, size](runner& r) -> std::byte* {
-        // The element made first: the address is computed from its bytes, not a missing one's zeros.
+    if (const auto* root = root_variable(target.kids[0])) {
+      // The element made first: the address is computed from its bytes, not a missing one's
+      // zeros, and its keys are not evaluated again (made_root_ stands for it).
+      const auto* outer = std::exchange(made_root_, root);
+      auto address = compile(target.kids[0]);
+      made_root_ = outer;
+      return [v = variable(*root), address, offset = target.value, size](runner& r) -> std::byte* {
         auto* bytes = v.object(r);
         if (!bytes) return nullptr;
+        r.made_element = bytes;
         const auto at = past(address(r).i, offset);
         const auto begin = reinterpret_cast<std::int64_t>(bytes);
         if (at < begin || at - begin + static_cast<std::int64_t>(size) > static_cast<std::int64_t>(v.object_size))
           bad_address(at);
         return bytes + (at - begin);
       };
+    }
     return [address = compile(target.kids[0]), offset = target.value, size](runner& r) {
       return scratch::mine().writable(past(address(r).i, offset), size);
     };
@@ -1395,7 +1411,9 @@ class compiler {
       const auto at = from(r).i;
       auto* bytes = target.object(r);
       if (bytes && reinterpret_cast<std::int64_t>(bytes) != at) read_memory(bytes, at, target.object_size);
-      return target.load(r);
+      // The variable's address, as a load gives it, without evaluating its keys again.
+      const auto* stands = bytes ? bytes : target.zeros->data();
+      return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stands)), {}};
     };
   }
 
@@ -1438,6 +1456,7 @@ class compiler {
   }
 
   engine::state& st_;
+  const expr* made_root_ = nullptr;  // compiled as runner::made_element: place()'s root
   const bound_probe& probe_;
   std::uint32_t pc_ = 0;  // operations of the clause compiled so far
 };

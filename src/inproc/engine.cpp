@@ -35,6 +35,31 @@ bool names_probe_site(const ir::probe& d) {
   return false;
 }
 
+// What each thread-local and associative array element costs of dynvarsize, as dtrace-utils
+// sizes its one map of them: the largest key tuple (the variable's 4-byte id, each key at its
+// alignment, a string's strsize + 1 bytes, then an 8-byte thread key) plus the largest value (a
+// struct's or union's own size, a string's strsize). Every element costs the same, so that a
+// small dynvarsize holds as many as DTrace's.
+std::size_t dynamic_element_bytes(const ir::program& program) {
+  std::size_t tuple = 0, value = 0;
+  for (const auto& v : program.variables) {
+    if (v.where != ir::scope::thread && v.keys.empty()) continue;
+    value = std::max<std::size_t>(value, v.value.size);
+    if (v.keys.empty()) continue;
+    std::size_t size = 4;
+    for (const auto& k : v.keys) {
+      if (k.is_string()) {
+        size += k.size + 1;
+      } else {
+        const std::size_t width = std::max<std::size_t>(k.size, 1);
+        size = (size + width - 1) / width * width + width;
+      }
+    }
+    tuple = std::max(tuple, size + 8);
+  }
+  return tuple + value;
+}
+
 }  // namespace detail
 
 engine::engine(const ir::program& program, engine_options options) : state_(std::make_unique<state>()) {
@@ -56,6 +81,7 @@ engine::engine(const ir::program& program, engine_options options) : state_(std:
     st.aggregations.back()->limit_bytes(st.options.aggsize);
   }
   st.globals.resize(program.variables.size());
+  st.element_bytes = detail::dynamic_element_bytes(program);
   st.speculations.assign(st.options.nspec, false);
 
   using detail::bound_probe;
@@ -188,6 +214,8 @@ void engine::fire(std::uint32_t probe, std::span<const std::int64_t> args) {
 void engine::go() {
   auto& st = *state_;
   if (st.started) return;
+  // As dtrace-utils, which cannot make its map of dynamic variables without room for one.
+  if (st.element_bytes > st.options.dynvarsize) throw engine_error("Enabling exceeds size of buffer");
   st.started = true;
   using kind = detail::bound_probe::kind;
   // BEGIN and END report CPU 0, as the kernel engine runs them, or -x cpu's, the one CPU traced.

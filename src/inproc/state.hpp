@@ -151,6 +151,7 @@ struct engine::state {
   std::vector<detail::value> globals;
   std::map<std::string, detail::value> variables;  // thread-locals and array elements
   std::size_t variable_bytes = 0;                   // what they hold, within dynvarsize
+  std::size_t element_bytes = 0;  // what each of them costs: detail::dynamic_element_bytes
   std::atomic<std::uint64_t> dynamic_drops{0};      // elements refused for want of room
   std::uint64_t dynamic_drops_reported = 0;
   std::vector<firing> buffer;
@@ -262,6 +263,9 @@ class runner {
   std::map<std::uint32_t, value> locals;  // this->x: kept from clause to clause of the firing
   std::vector<std::byte> record;  // the clause's data, laid out as its ir::records say
   std::uint32_t speculation = 0;  // the buffer speculate() sent the clause's data to
+  // While a store's place is computed in an associative array's struct element (`a[i++].r[j] =
+  // v`): the element, made first, which the address's root stands for (its key evaluated once).
+  std::byte* made_element = nullptr;
 
  private:
   // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the statement id

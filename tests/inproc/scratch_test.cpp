@@ -174,9 +174,9 @@ TEST_CASE("each thread has its own self-> struct, within dynvarsize", "[inproc][
             }) == "6\n60\n");
 
   // A thread's struct variable that finds no room is a dynamic variable drop at each store, and
-  // reads as zero (a read makes no variable, so drops nothing).
-  inproc::engine engine(compiled("struct s { long n; long m; }; self struct s mine;\n"
-                                 "BEGIN { self->mine.n = 5; trace(self->mine.n); }"),
+  // reads as zero (a read makes no variable, so drops nothing). Each costs its 16 bytes: one fits.
+  inproc::engine engine(compiled("struct s { long n; long m; }; self struct s mine, other;\n"
+                                 "BEGIN { self->mine.n = 5; self->other.n = 6; trace(self->other.n); }"),
                         {.dynvarsize = 16});
   engine.go();
   const auto records = engine.take_records();

@@ -29,8 +29,8 @@ enum class node_kind : std::uint8_t {
   call,         ///< kids: callee, arguments...
   index,        ///< kids: base, keys...
   member,       ///< text: "." or "->"; kids: base; name: the member
-  cast,         ///< text: the type name; kids: operand
-  sizeof_type,  ///< text: the type name
+  cast,         ///< text: the type name (its stars for a `record`); kids: operand
+  sizeof_type,  ///< text: the type name (its stars for a `record`)
   sizeof_expr,  ///< kids: operand
   stringof,     ///< kids: operand
   xlate,        ///< text: the output type ("struct out", "psinfo_t *"); kids: operand
@@ -40,6 +40,11 @@ enum class node_kind : std::uint8_t {
 struct node;
 using node_ptr = std::shared_ptr<node>;
 
+/// A struct, union or enum written where a type name stands (`struct { int a; } x;`,
+/// `sizeof(union { ... })`): one type, without a tag, shared by every name the declaration declares.
+struct type_declaration;
+using anonymous_record = std::shared_ptr<const type_declaration>;
+
 /// One expression node. A single node type keeps the grammar's attributes simple; the checker
 /// dispatches on `kind`.
 struct node {
@@ -47,6 +52,7 @@ struct node {
   std::string text;
   std::string name;  ///< member name for node_kind::member and offsetof
   std::vector<node_ptr> kids;
+  anonymous_record record;  ///< a cast's or sizeof's type when written as `struct { ... }`
   span where;
   std::uint32_t depth = 1;  ///< levels below and including this node
 };
@@ -86,11 +92,6 @@ struct library_dependency {
 /// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
 /// type, wherever it is used. `int a, *p, b[2];` is three of them, each with its own stars and
 /// brackets, as C binds them.
-struct type_declaration;
-/// A struct or union written where a type name stands (`struct { int a; } x;`): one type, without
-/// a tag, shared by every name the declaration declares.
-using anonymous_record = std::shared_ptr<const type_declaration>;
-
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;   ///< the type's name; only the stars after it when `record` is set

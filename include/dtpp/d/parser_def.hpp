@@ -270,6 +270,19 @@ x3::rule<class binary_link, std::pair<std::string, node_ptr>> const binary_link 
 x3::rule<class conditional, node_ptr> const conditional = "expression";
 x3::rule<class argument_list, std::vector<node_ptr>> const argument_list = "arguments";
 
+// The stars of `* *name`, as written, and as D writes them ("**").
+const auto stars = x3::rule<class stars, std::string>{"'*'"} = x3::raw[*x3::lit('*')];
+inline std::string stars_of(const std::string& text) {
+  return std::string(static_cast<std::size_t>(std::count(text.begin(), text.end(), '*')), '*');
+}
+
+// `struct { members }`, `union { ... }` or `enum { A, B }` where a type name stands (a variable's,
+// a member's, a typedef's, a cast's or sizeof's type): a type of its own without a tag. The rules
+// are defined with the type declarations, further down.
+x3::rule<class struct_members, std::vector<ast::declared_member>> const struct_members = "member";
+x3::rule<class enumerator, ast::declared_member> const enumerator = "enumerator";
+x3::rule<class anonymous_record, ast::type_declaration> const anonymous_record = "type name";
+
 // A leaf starts as an empty node where its text starts (eps has skipped the blanks before it);
 // the alternative that matches fills it in and sets its end.
 const auto open_node = [](auto& ctx) {
@@ -307,6 +320,14 @@ const auto aggregation_leaf = [](auto& ctx) {
 const auto sizeof_type_action = [](auto& ctx) {
   fill(ctx, node_kind::sizeof_type, x3::_attr(ctx));
 };
+// sizeof(struct { ... } *) and (union { ... } *)p: the type declared, and its stars.
+const auto with_record = [](node_kind kind) {
+  return [kind](auto& ctx) {
+    auto& attr = x3::_attr(ctx);
+    fill(ctx, kind, stars_of(boost::fusion::at_c<1>(attr)));
+    x3::_val(ctx)->record = std::make_shared<const ast::type_declaration>(std::move(boost::fusion::at_c<0>(attr)));
+  };
+};
 const auto sizeof_expr_action = [](auto& ctx) {
   fill(ctx, node_kind::sizeof_expr, "", {x3::_attr(ctx)});
 };
@@ -330,6 +351,7 @@ const auto primary_def = x3::eps[open_node] >> (
     macro_text[leaf<node_kind::macro>{}] |
     aggregation_text[aggregation_leaf] |
     (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
+    (x3::lexeme["sizeof" >> word_end] >> '(' >> (anonymous_record > stars > ')'))[with_record(node_kind::sizeof_type)] |
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
     (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
@@ -381,6 +403,7 @@ const auto prefix_item_def = x3::eps[open_node] >> (
     x3::raw[x3::lit("++") | "--" | (x3::lit('-') >> !x3::lit('>')) | '+' | '!' | '~' | '*' |
             '&'][prefix_op_action] |
     ('(' >> type_name >> ')')[cast_action] |
+    ('(' >> (anonymous_record > stars > ')'))[with_record(node_kind::cast)] |
     // (name *): a pointer to a typedef's type (`(name)` alone would be an expression in brackets).
     ('(' >> typedef_pointer_name >> ')')[cast_action]);
 
@@ -524,12 +547,6 @@ const auto push_dimension_to = [](auto dimensions_of) {
   };
 };
 
-// The stars of `* *name`, as written, and as D writes them ("**").
-const auto stars = x3::rule<class stars, std::string>{"'*'"} = x3::raw[*x3::lit('*')];
-inline std::string stars_of(const std::string& text) {
-  return std::string(static_cast<std::size_t>(std::count(text.begin(), text.end(), '*')), '*');
-}
-
 // A later declarator of a declaration (`q` or `*q` in `char *p, q, *r;`) takes the type the
 // declaration names without the first declarator's stars, and its own, as C binds them.
 template <class Item>
@@ -561,10 +578,6 @@ Item& last_of(Item& item) { return item; }
 template <class Item>
 Item& last_of(std::vector<Item>& items) { return items.back(); }
 
-// `struct { members }` or `union { ... }` where a type name stands (a variable's, a member's or
-// a typedef's type): a type of its own without a tag. The rules are defined further down.
-x3::rule<class struct_members, std::vector<ast::declared_member>> const struct_members = "member";
-x3::rule<class anonymous_record, ast::type_declaration> const anonymous_record = "type name";
 // A declaration's, member's or typedef's type: a type name, or an anonymous struct or union and
 // the stars after it (`struct { int a; } *p;`).
 const auto declared_type = declared_type_name[([](auto& ctx) { last_of(x3::_val(ctx)).type = x3::_attr(ctx); })] |
@@ -614,7 +627,6 @@ const auto struct_members_def = x3::omit[
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.
-x3::rule<class enumerator, ast::declared_member> const enumerator = "enumerator";
 const auto enumerator_def = x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value])];
 
 // `member = expression;` in a translator.
@@ -635,8 +647,10 @@ const auto append_members = [](auto& ctx) {
 };
 // DTrace's grammar wants one member at least: `struct { }` is a syntax error near '}'.
 const auto anonymous_record_def = x3::omit[
-    (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{') >
-    +struct_members[append_members] > '}'];
+    ((x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{') >
+     +struct_members[append_members] > '}') |
+    ((x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> '{') >
+     (enumerator[push_member] % ',') > -x3::lit(',') > '}')];
 const auto declared_variables =
     -(((stars >> identifier_text)[([](auto& ctx) {
          const auto& attr = x3::_attr(ctx);
