@@ -16,6 +16,7 @@
 #include "dtpp/d/library.hpp"
 #include "dtpp/d/parser.hpp"
 #include "dtpp/inproc/engine.hpp"
+#include "dtpp/print/json.hpp"
 #include "dtpp/symbols/cache.hpp"
 
 namespace dtpp::consumer {

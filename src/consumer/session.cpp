@@ -12,6 +12,8 @@
 #include <thread>
 #include <utility>
 
+#include "dtpp/engine/probe_ids.hpp"
+
 namespace dtpp::consumer {
 namespace {
 

@@ -11,6 +11,7 @@
 #include "../memory_file.hpp"
 #include "dtpp/consumer/handle.hpp"
 #include "dtpp/inproc/probe.hpp"
+#include "dtpp/print/json.hpp"
 
 using namespace dtpp;
 using consumer::consume;

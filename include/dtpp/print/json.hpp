@@ -18,13 +18,10 @@
 #include "dtpp/agg/walk.hpp"
 #include "dtpp/engine/source.hpp"
 #include "dtpp/print/frames.hpp"
+#include "dtpp/print/json_fwd.hpp"
 #include "dtpp/print/value.hpp"
 
 namespace dtpp::print {
-
-/// A JSON document whose objects keep their members in the order written (cpu, id, probe, output
-/// ... as docs/command.md lists them).
-using json = nlohmann::ordered_json;
 
 /// A traced value: an integer as its D type reads it (signed or not, by its size), a string up to
 /// its first NUL, a stack as its frames (the innermost first, as dtrace(1) prints them).
