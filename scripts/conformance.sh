@@ -203,7 +203,7 @@ classify_probes() {
         if (length(other)) print "other " list(other) (length(kern) ? "," list(kern) : "")
         else if (length(kern)) print "kernel " list(kern)
         else if (core) print "core"
-        else print "other none-found"
+        else print "core none-found"  # the command line alone: options, -i ids, -V ...
     }' "$2"
 }
 

@@ -41,7 +41,8 @@ inline constexpr std::string_view d_version = "dtpp D 2.0";
 struct program_spec {
   bool script = true;  ///< -s: text is a path; -n, -P, -m, -f: text is the program
   std::string text;
-  std::string given{};  ///< -P, -m, -f: the argument as given (text has its description whole)
+  std::string given{};  ///< -P, -m, -f, -i: the argument as given (text has its description whole)
+  bool by_id = false;   ///< -i: the leading description may be a probe's id
   /// What messages quote: the path, or the program as given.
   const std::string& shown() const { return given.empty() ? text : given; }
 };
@@ -396,9 +397,9 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
         s.programs.push_back({false, std::move(*program), argument});
         break;
       }
-      case 'i':
-        complain(s, "-i is not supported yet: give the whole probe description with -n");
-        return exit_failure;
+      case 'i':  // its id is looked up in the engines' probes once the command line is read
+        s.programs.push_back({false, argument, argument, true});
+        break;
       default:
         for (const auto& o : detail::letter_options) {
           if (o.letter != c) continue;

@@ -141,6 +141,10 @@ void report(const d::diagnostic& error, const loaded_program& loaded, const d::r
 
 /// The same for a place in the joined text of a run's programs.
 void report(const settings& s, d::diagnostic error, const loaded_programs& loaded) {
+  // An error of no place (an operand no program uses): dtrace(1) compiles the programs one by
+  // one and meets it in the first.
+  if (error.where == d::diagnostic::nowhere)
+    return report(error, loaded.programs.front(), render_options(s, loaded, s.programs.front()));
   const auto [i, where] = loaded.joined.locate(error.where);
   error.where = where;
   if (i < loaded.library.size()) {
@@ -569,6 +573,56 @@ bool probes_match(const settings& s, const loaded_programs& loaded, const ir::pr
   return true;
 }
 
+/// -i ID: in the descriptions a program starts with, a number names the probe that has that id,
+/// as dtrace(1) reads it; other descriptions are taken as with -n. Rewrites each number as the
+/// probe's whole description; says why and returns false for an id no probe has. As in dtrace(1)'s
+/// lexer, a number ends at the first other character: `4-2` is probe 4, then a description `-2`.
+bool resolve_probe_ids(settings& s) {
+  const engine::run_options run{.program_name = s.name};
+  std::optional<std::vector<engine::probe_info>> every;  // listed once, at the first id
+  const auto description_of = [&](const std::string& digits) -> std::optional<std::string> {
+    const auto id = digits.size() > 10 ? UINT64_MAX : std::stoull(digits);
+    if (!every) {
+      every.emplace();
+      for (const auto& e : kernel::engines())
+        for (auto& p : e.probes(nullptr, run)) every->push_back(std::move(p));
+    }
+    const auto p = std::find_if(every->begin(), every->end(), [&](const auto& p) { return p.id == id; });
+    if (p == every->end()) return std::nullopt;
+    return p->provider + ":" + p->module + ":" + p->function + ":" + p->name;
+  };
+  for (auto& spec : s.programs) {
+    if (!spec.by_id) continue;
+    std::string text;
+    std::size_t at = 0;
+    // The descriptions end where the predicate or the body begins.
+    while (at < spec.text.size() && spec.text[at] != '/' && spec.text[at] != '{') {
+      const auto next = std::min(spec.text.find_first_not_of("0123456789", at), spec.text.size());
+      const bool starts_description = at == 0 || std::strchr(detail::description_end, spec.text[at - 1]);
+      if (next == at || !starts_description) {
+        text += spec.text[at++];
+        continue;
+      }
+      const auto digits = spec.text.substr(at, next - at);
+      if (digits.size() > 10 || std::stoull(digits) > UINT32_MAX) {
+        detail::complain(s, "invalid probe specifier " + spec.given + ": identifier " + digits + " exceeds maximum probe id");
+        return false;
+      }
+      const auto description = description_of(digits);
+      if (!description) {
+        detail::complain(s, "invalid probe specifier " + spec.given + ": invalid probe identifier " + digits +
+                                ": Unknown probe identifier");
+        return false;
+      }
+      text += *description;
+      if (next < spec.text.size() && !std::strchr(detail::description_end, spec.text[next])) text += ' ';
+      at = next;
+    }
+    spec.text = text + spec.text.substr(at);
+  }
+  return true;
+}
+
 int run(const settings& s) {
   command_child = s.command;
   if (!s.list && !s.compile_only && !s.programs.empty()) catch_interrupts();
@@ -604,5 +658,6 @@ int main(int argc, char* argv[]) {
     if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) (void)::open("/dev/null", O_RDONLY);
   dtpp::command::settings settings;
   if (const auto status = dtpp::command::read_command_line(argc, argv, settings)) return *status;
+  if (!dtpp::command::resolve_probe_ids(settings)) return dtpp::command::exit_failure;
   return dtpp::command::run(settings);
 }
