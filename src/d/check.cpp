@@ -133,6 +133,7 @@ void checker::clause(const ast::clause& c) {
   }
   clause_probes_ = &out.probes;
   clause_arguments_.reset();
+  statement_attributes_ = {};
   const auto actions_errors = result_.errors.size();
   std::uint32_t offset = 0;
   clause_actions done;
@@ -167,6 +168,9 @@ void checker::clause(const ast::clause& c) {
     std::rotate(result_.errors.begin() + static_cast<std::ptrdiff_t>(actions_errors),
                 result_.errors.begin() + static_cast<std::ptrdiff_t>(predicate_errors), result_.errors.end());
   }
+  out.statement_attributes = statement_attributes_;
+  for (const auto& p : out.probes)
+    out.description_attributes = min(out.description_attributes, description_attributes(p.provider, p.module, p.function, p.name));
   clause_probes_ = nullptr;
   // A clause with errors is kept too, so that later clauses keep their ids (and EPIDs); the
   // errors make the program unusable anyway.

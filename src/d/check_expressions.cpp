@@ -203,7 +203,10 @@ expr checker::identifier(const std::string& name, ast::span where) {
   }
   if (const auto it = inlines_.find(name); it != inlines_.end()) {
     const auto& [t, node] = it->second;
+    // An inline has D's own attributes, whatever its definition reads (curpsinfo reads curthread).
+    const auto outside = statement_attributes_;
     auto e = t.is_string() ? value(node) : cast_to(value(node), t);
+    statement_attributes_ = outside;
     e.where = where;
     return e;
   }
@@ -211,6 +214,10 @@ expr checker::identifier(const std::string& name, ast::span where) {
     return untyped_argument(name[3] - '0', where);
   for (const auto& b : builtins())
     if (name == b.name) {
+      if (name == "probeprov") use_context_attributes(&provider_attributes::provider);
+      if (name == "probemod") use_context_attributes(&provider_attributes::module);
+      if (name == "probefunc") use_context_attributes(&provider_attributes::function);
+      if (name == "probename") use_context_attributes(&provider_attributes::name);
       expr e;
       e.kind = kind_t::builtin;
       e.index = static_cast<std::uint32_t>(b.id);
@@ -220,7 +227,10 @@ expr checker::identifier(const std::string& name, ast::span where) {
       e.where = where;
       return e;
     }
-  if (name == "curthread") return curthread(where);
+  if (name == "curthread") {
+    use_attributes({stable_, private_, common_});  // the kernel's own structure
+    return curthread(where);
+  }
   // One value each on Linux, as dtrace-utils has them: no interrupt priority levels, one zone.
   if (name == "ipl") return cast_to(integer_constant(0, true, false, where), integer_type("uint_t", 4, false));
   if (name == "zonename") return string_constant("global", where);
@@ -385,8 +395,10 @@ expr checker::sized(std::uint64_t size, ast::span where) {
 // self->x, this->x. `assigned` is the value's type when the member is being assigned.
 expr checker::member(const ast::node_ptr& n, const type* assigned) {
   const auto& base = n->kids[0];
-  if (n->text == "->" && base->kind == ast::node_kind::identifier && base->text == "args")
+  if (n->text == "->" && base->kind == ast::node_kind::identifier && base->text == "args") {
+    use_context_attributes(&provider_attributes::arguments);
     return named_argument(n->name, n->where);
+  }
   if (n->text != "->" || base->kind != ast::node_kind::identifier || (base->text != "self" && base->text != "this"))
     return object_member(n);
   const bool thread = base->text == "self";
@@ -445,6 +457,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
     auto i = value(n->kids[1]);
     if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
+    use_context_attributes(&provider_attributes::arguments);
     return probe_argument(i.value, n->where);
   }
   std::vector<expr> keys;
@@ -511,6 +524,12 @@ expr checker::call(const ast::node_ptr& n) {
   if (callee->kind != ast::node_kind::identifier)
     fail("D_FUNC_IDENT", "function designator is not of function type", callee->where);
   const auto& name = callee->text;
+  // The subroutines dtrace-utils declares Evolving; the others are Stable.
+  static const std::set<std::string_view> evolving = {
+      "d_path", "ddi_pathname", "getmajor", "getminor", "htonl", "htonll", "htons", "mutex_owned",
+      "mutex_owner", "mutex_type_adaptive", "mutex_type_spin", "ntohl", "ntohll", "ntohs",
+      "rw_iswriter", "rw_read_held", "rw_write_held"};
+  if (evolving.count(name)) use_attributes({evolving_, evolving_, common_});
   using id = ir::subroutine;
   static const subroutine table[] = {
       {id::strlen, "size_t", {"string"}, 1},          {id::strjoin, "string", {"string", "string"}, 2},

@@ -282,6 +282,13 @@ class checker {
   std::vector<std::uint32_t> aggregation_lines_;
   std::vector<std::vector<type>> aggregation_key_types_;
   const std::vector<ir::probe>* clause_probes_ = nullptr;  // the clause being checked's
+  // dtrace -v: the least attributes of the identifiers the clause being checked uses. Context
+  // ones (probeprov ... args[]) take `field` of each of its descriptions' providers.
+  attributes statement_attributes_;
+  void use_attributes(const attributes& a) { statement_attributes_ = min(statement_attributes_, a); }
+  void use_context_attributes(attributes provider_attributes::*field) {
+    for (const auto& p : *clause_probes_) use_attributes(context_attributes(p.provider, p.name).*field);
+  }
   std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked
   bool probes_refused_ = false;  // a clause named probes the engine cannot serve: checking stops
 };

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <memory>
@@ -368,6 +369,13 @@ void report(const settings& s, const loaded_programs& loaded, const consumer::en
 
 /// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
 /// its clauses enables, added up (`BEGIN {} BEGIN {}` matches 2).
+/// How dtrace(1)'s notices name a program: "script 'PATH'" or "description 'TEXT'" (its
+/// descriptions, without the predicate or body).
+std::string program_title(const program_spec& spec, const char* quote = "'") {
+  const auto shown = spec.script ? spec.text : spec.shown().substr(0, spec.shown().find_first_of("{/;"));
+  return std::string(spec.script ? "script " : "description ") + quote + shown + quote;
+}
+
 void say_matched(const settings& s, const loaded_programs& loaded, const ir::program& program,
                  const std::vector<engine::probe_info>& probes) {
   for (std::size_t i = 0; i < s.programs.size(); ++i) {
@@ -376,11 +384,40 @@ void say_matched(const settings& s, const loaded_programs& loaded, const ir::pro
       count += static_cast<std::size_t>(std::count_if(p.clauses.begin(), p.clauses.end(), [&](std::uint32_t c) {
         return loaded.locate(program.clauses[c].where).first == i;
       }));
-    const auto& spec = s.programs[i];
-    const auto shown = spec.script ? spec.text : spec.shown().substr(0, spec.shown().find_first_of("{/;"));
-    detail::complain(s, std::string(spec.script ? "script '" : "description '") + shown + "' matched " +
-                            std::to_string(count) + (count == 1 ? " probe" : " probes"));
+    detail::complain(s, program_title(s.programs[i]) + " matched " + std::to_string(count) +
+                            (count == 1 ? " probe" : " probes"));
   }
+}
+
+/// dtrace -v: each program's stability report, the least attributes of its clauses' probe
+/// descriptions and of what their statements use (Stable/Stable/Common for a program without
+/// clauses). With -e, each description's block as dtrace -l -v prints it follows, from the
+/// first probe it matches (`describe`).
+std::string stability_report(const settings& s, const loaded_programs& loaded, const ir::program& program,
+                             const std::function<std::string(const ir::clause&, const ir::probe&)>& describe = {}) {
+  std::string text;
+  for (std::size_t i = 0; i < s.programs.size(); ++i) {
+    std::vector<const ir::clause*> clauses;
+    for (const auto& c : program.clauses)
+      if (loaded.locate(c.where).first == i) clauses.push_back(&c);
+    const d::attributes greatest{d::standard_, d::standard_, d::common_};
+    auto described = clauses.empty() ? d::attributes{} : greatest;
+    auto stated = described;
+    for (const auto* c : clauses) {
+      described = min(described, c->description_attributes);
+      stated = min(stated, c->statement_attributes);
+    }
+    text += "\nStability attributes for " + program_title(s.programs[i], "") + ":\n";
+    command::append_attributes(text, "Minimum Probe Description Attributes", described);
+    command::append_attributes(text, "Minimum Statement Attributes", stated);
+    if (!describe) {
+      text += "\n";
+      continue;
+    }
+    for (const auto* c : clauses)
+      for (const auto& p : c->probes) text += "\n" + p.text() + "\n" + describe(*c, p);
+  }
+  return text;
 }
 
 /// Runs the checked programs until exit(), an interrupt or the end of their probes, printing as
@@ -416,6 +453,15 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     if (!flamegraph || ::ftruncate(::fileno(flamegraph.get()), 0) != 0) {
       detail::complain(s, "failed to open flame graph file '" + flamegraph_name + "': " +
                               (flamegraph ? std::strerror(errno) : opened.error));
+      if (output != stdout) std::fclose(output);
+      return exit_failure;
+    }
+  }
+  if (s.verbose) {
+    try {
+      consumer::write(output, stability_report(s, loaded, program));
+    } catch (const consumer::write_error& e) {
+      report(s, output_name, e);
       if (output != stdout) std::fclose(output);
       return exit_failure;
     }
@@ -623,6 +669,23 @@ bool resolve_probe_ids(settings& s) {
   return true;
 }
 
+/// dtrace -e -v's block for a description: dtrace -l -v's for the first probe it matches on the
+/// engine that would run the program.
+std::function<std::string(const ir::clause&, const ir::probe&)> describer(const settings& s, const ir::program& program) {
+  return [&s, &program](const ir::clause& c, const ir::probe& p) {
+    const auto engines = kernel::engines();
+    const auto& engine = engine::select(engines, program, open_handle(s, program).options().engine());
+    const auto one = one_description(program, c, p);
+    const auto probes = engine.probes(&one, {.program_name = s.name});
+    if (probes.empty()) return std::string();
+    const auto& first = probes.front();
+    auto* types = engine::types_of(engines);
+    const auto arguments = types ? types->probe_arguments({first.provider, first.module, first.function, first.name, {}})
+                                 : std::vector<ir::probe_argument>{};
+    return command::verbose_probe_info(first, arguments);
+  };
+}
+
 int run(const settings& s) {
   command_child = s.command;
   if (!s.list && !s.compile_only && !s.programs.empty()) catch_interrupts();
@@ -636,6 +699,8 @@ int run(const settings& s) {
   if (s.compile_only) {
     const bool match = !program || probes_match(s, loaded, *program);
     release_command(s, false);
+    if (match && program && s.verbose && !print(s, stability_report(s, loaded, *program, describer(s, *program))))
+      return exit_failure;
     return match ? exit_success : exit_failure;
   }
   if (!program) {

@@ -11,6 +11,7 @@
 
 #include "dtpp/agg/descriptor.hpp"
 #include "dtpp/d/span.hpp"
+#include "dtpp/d/stability.hpp"
 #include "dtpp/ir/printed_type.hpp"
 #include "dtpp/ir/type.hpp"
 #include "dtpp/print/conversion.hpp"
@@ -277,6 +278,9 @@ struct clause {
   /// probe id, then each record at its alignment; 0 when it writes nothing. `buffer_alignment`:
   /// where such a firing may start.
   std::uint32_t buffer_size = 0, buffer_alignment = 4;
+  /// dtrace -v's report: the least attributes of the clause's probe descriptions, and of the
+  /// identifiers its predicate and actions use (D's own are Stable/Stable/Common).
+  d::attributes description_attributes, statement_attributes;
   d::span where;
 };
 
