@@ -41,8 +41,8 @@ inline constexpr std::string_view d_version = "dtpp D 2.0";
 struct program_spec {
   bool script = true;  ///< -s: text is a path; -n, -P, -m, -f: text is the program
   std::string text;
-  std::string given{};  ///< -P, -m, -f, -i: the argument as given (text has its description whole)
-  bool by_id = false;   ///< -i: the leading description may be a probe's id
+  std::string given{};  ///< -P, -m, -f, or a probe id's: the argument as given (text has its descriptions whole)
+  bool by_id = false;   ///< -n, -i: the descriptions may be probe ids
   /// What messages quote: the path, or the program as given.
   const std::string& shown() const { return given.empty() ? text : given; }
 };
@@ -361,7 +361,8 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
         s.programs.push_back({true, argument});
         break;
       case 'n':
-        s.programs.push_back({false, argument});
+      case 'i':  // the same in dtrace(1); ids are looked up once the command line is read
+        s.programs.push_back({false, argument, {}, true});
         break;
       case 'x': {
         const auto eq = argument.find('=');
@@ -387,6 +388,13 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
       case 'P':
       case 'm':
       case 'f': {
+        // dtrace(1)'s lexer reads a leading number as a probe id, which only -n and -i take.
+        if (!argument.empty() && std::isdigit(static_cast<unsigned char>(argument[0]))) {
+          complain(s, "invalid probe specifier " + argument + ": probe identifier " +
+                          argument.substr(0, argument.find_first_not_of("0123456789")) + " not permitted when specifying " +
+                          (c == 'P' ? "providers" : c == 'm' ? "modules" : "functions"));
+          return exit_failure;
+        }
         auto program = detail::whole_description(argument, c == 'P' ? 1 : c == 'm' ? 2 : 3);
         if (!program) {
           complain(s, "invalid probe specifier " + argument + ": invalid probe description \"" +
@@ -397,9 +405,6 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
         s.programs.push_back({false, std::move(*program), argument});
         break;
       }
-      case 'i':  // its id is looked up in the engines' probes once the command line is read
-        s.programs.push_back({false, argument, argument, true});
-        break;
       default:
         for (const auto& o : detail::letter_options) {
           if (o.letter != c) continue;

@@ -619,8 +619,8 @@ bool probes_match(const settings& s, const loaded_programs& loaded, const ir::pr
   return true;
 }
 
-/// -i ID: in the descriptions a program starts with, a number names the probe that has that id,
-/// as dtrace(1) reads it; other descriptions are taken as with -n. Rewrites each number as the
+/// -n and -i: in the descriptions a program starts with, a number names the probe that has that
+/// id, as dtrace(1) reads it. Rewrites each number as the
 /// probe's whole description; says why and returns false for an id no probe has. As in dtrace(1)'s
 /// lexer, a number ends at the first other character: `4-2` is probe 4, then a description `-2`.
 bool resolve_probe_ids(settings& s) {
@@ -639,6 +639,7 @@ bool resolve_probe_ids(settings& s) {
   };
   for (auto& spec : s.programs) {
     if (!spec.by_id) continue;
+    if (spec.given.empty()) spec.given = spec.text;  // messages quote the argument as given
     std::string text;
     std::size_t at = 0;
     // The descriptions end where the predicate or the body begins.
