@@ -367,8 +367,6 @@ void report(const settings& s, const loaded_programs& loaded, const consumer::en
   detail::complain(s, (spec.script ? what + " " + spec.text : "invalid probe specifier " + spec.shown()) + ": " + e.cause);
 }
 
-/// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
-/// its clauses enables, added up (`BEGIN {} BEGIN {}` matches 2).
 /// How dtrace(1)'s notices name a program: "script 'PATH'" or "description 'TEXT'" (its
 /// descriptions, without the predicate or body).
 std::string program_title(const program_spec& spec, const char* quote = "'") {
@@ -376,6 +374,8 @@ std::string program_title(const program_spec& spec, const char* quote = "'") {
   return std::string(spec.script ? "script " : "description ") + quote + shown + quote;
 }
 
+/// dtrace(1)'s "matched N probes" line for each program: as libdtrace counts, the probes each of
+/// its clauses enables, added up (`BEGIN {} BEGIN {}` matches 2).
 void say_matched(const settings& s, const loaded_programs& loaded, const ir::program& program,
                  const std::vector<engine::probe_info>& probes) {
   for (std::size_t i = 0; i < s.programs.size(); ++i) {
@@ -620,9 +620,9 @@ bool probes_match(const settings& s, const loaded_programs& loaded, const ir::pr
 }
 
 /// -n and -i: in the descriptions a program starts with, a number names the probe that has that
-/// id, as dtrace(1) reads it. Rewrites each number as the
-/// probe's whole description; says why and returns false for an id no probe has. As in dtrace(1)'s
-/// lexer, a number ends at the first other character: `4-2` is probe 4, then a description `-2`.
+/// id, as dtrace(1) reads it. Rewrites each such number as the probe's whole description; says
+/// why and returns false for an id no probe has. As in dtrace(1)'s lexer, a number ends at the
+/// first other character: `4-2` is probe 4, then a description `-2`.
 bool resolve_probe_ids(settings& s) {
   const engine::run_options run{.program_name = s.name};
   std::optional<std::vector<engine::probe_info>> every;  // listed once, at the first id
@@ -642,8 +642,12 @@ bool resolve_probe_ids(settings& s) {
     if (spec.given.empty()) spec.given = spec.text;  // messages quote the argument as given
     std::string text;
     std::size_t at = 0;
-    // The descriptions end where the predicate or the body begins.
-    while (at < spec.text.size() && spec.text[at] != '/' && spec.text[at] != '{') {
+    // The descriptions end at the first character none has: the predicate's or the body's, or a
+    // declaration's (`inline int n = 5;` has no id).
+    const auto in_descriptions = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("-_.*?[]!$:`+~ \t\n,", c);
+    };
+    while (at < spec.text.size() && in_descriptions(spec.text[at])) {
       const auto next = std::min(spec.text.find_first_not_of("0123456789", at), spec.text.size());
       const bool starts_description = at == 0 || std::strchr(detail::description_end, spec.text[at - 1]);
       if (next == at || !starts_description) {
