@@ -287,6 +287,7 @@ class checker {
   attributes statement_attributes_;
   void use_attributes(const attributes& a) { statement_attributes_ = min(statement_attributes_, a); }
   void use_context_attributes(attributes provider_attributes::*field) {
+    if (!clause_probes_) return;  // outside a clause (an enumerator's value ...): no report
     for (const auto& p : *clause_probes_) use_attributes(context_attributes(p.provider, p.name).*field);
   }
   std::optional<std::vector<ir::probe_argument>> clause_arguments_;  // what they declare, once asked

@@ -25,7 +25,6 @@ struct attributes {
   friend attributes min(const attributes& a, const attributes& b) {
     return {std::min(a.name, b.name), std::min(a.data, b.data), std::min(a.dependency, b.dependency)};
   }
-  friend bool operator==(const attributes&, const attributes&) = default;
 };
 
 /// A provider's attributes for its provider, module, function and name fields and its arguments.

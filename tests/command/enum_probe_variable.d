@@ -1,0 +1,7 @@
+enum e { X = sizeof(probename) };
+
+BEGIN
+{
+	trace(X);
+	exit(0);
+}
