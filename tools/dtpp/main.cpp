@@ -675,16 +675,17 @@ bool resolve_probe_ids(settings& s) {
 }
 
 /// dtrace -e -v's block for a description: dtrace -l -v's for the first probe it matches on the
-/// engine that would run the program.
+/// engine that would run the program. The engines (and the kernel's types they read) are made
+/// once for every description.
 std::function<std::string(const ir::clause&, const ir::probe&)> describer(const settings& s, const ir::program& program) {
-  return [&s, &program](const ir::clause& c, const ir::probe& p) {
-    const auto engines = kernel::engines();
-    const auto& engine = engine::select(engines, program, open_handle(s, program).options().engine());
+  const auto engines = std::make_shared<const std::vector<engine::factory>>(kernel::engines());
+  const auto& engine = engine::select(*engines, program, open_handle(s, program).options().engine());
+  return [&s, &program, engines, &engine](const ir::clause& c, const ir::probe& p) {
     const auto one = one_description(program, c, p);
     const auto probes = engine.probes(&one, {.program_name = s.name});
     if (probes.empty()) return std::string();
     const auto& first = probes.front();
-    auto* types = engine::types_of(engines);
+    auto* types = engine::types_of(*engines);
     const auto arguments = types ? types->probe_arguments({first.provider, first.module, first.function, first.name, {}})
                                  : std::vector<ir::probe_argument>{};
     return command::verbose_probe_info(first, arguments);
