@@ -225,6 +225,8 @@ void handle::go() {
 
 void handle::sleep() const { running("sleep").sleep(); }
 
+bool handle::work_due() const { return running("work").work_due(); }
+
 run_status handle::status() { return session_ ? session_->status() : run_status{}; }
 
 work_status handle::work(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record) {

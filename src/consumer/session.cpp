@@ -135,7 +135,7 @@ work_status session::work(std::FILE* out, const probe_callback& on_probe,
                           const record_callback& on_record) {
   // The buffers are read once a switchrate, as Linux DTrace reads them, and an exit() is seen
   // when they are: it ends the run no sooner. A stop() ends it at once.
-  if (!stopped_ && clock::now() < due(last_switch_, "switchrate")) return work_status::okay;
+  if (!work_due()) return work_status::okay;
   const auto st = status();
   aggregate_snap();
   drain(out, on_probe, on_record);
@@ -144,6 +144,8 @@ work_status session::work(std::FILE* out, const probe_callback& on_probe,
   report_drops();
   return st.exited || st.stopped ? work_status::done : work_status::okay;
 }
+
+bool session::work_due() const { return stopped_ || clock::now() >= due(last_switch_, "switchrate"); }
 
 session::clock::time_point session::due(clock::time_point last, std::string_view rate) const {
   return last + std::chrono::nanoseconds(options_.number(rate).value_or(0));

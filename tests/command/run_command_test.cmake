@@ -71,7 +71,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C ${environment} "${pro
                 RESULT_VARIABLE status OUTPUT_FILE "${stdout_file}" ERROR_FILE "${stderr_file}")
 # A -c command's pid differs from run to run.
 file(READ "${stderr_file}" err)
-string(REGEX REPLACE "pid [0-9]+ has exited" "pid PID has exited" err "${err}")
+string(REGEX REPLACE "pid [0-9]+ (has exited|exited with|terminated by)" "pid PID \\1" err "${err}")
 string(REGEX REPLACE "pid[0-9]+:" "pidPID:" err "${err}")  # a pid provider of a -c command
 # A fault's pc differs from engine to engine (and from one code generator to the next); as
 # dtrace-utils' runtest.sh does, a non-zero one is masked (0 is no pc, and stays to fail).

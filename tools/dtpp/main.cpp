@@ -303,12 +303,13 @@ bool stopped_by_loader_event(pid_t child, int status) {
          ::ptrace(PTRACE_GETSIGINFO, child, nullptr, &info) == 0 && info.si_code == SI_KERNEL;
 }
 
-/// Whether the -c command has ended (reaped; then s.command is 0), waiting for it or not. Its
+/// The -c command's wait status once it has ended (reaped; then s.command is 0), waiting for it
+/// or not. Its
 /// stops as its tracer are handled here: at its exit its maps are kept, so that its frames are
 /// named after it is gone; a signal it was sent is handed on. A stop at a loader event is kept
 /// until the next call, after the engine has attached the probes of what was loaded (the engine
 /// does so as the run's records are taken), and then let go without the signal.
-bool command_ended(const settings& s, bool wait) {
+std::optional<int> command_ended(const settings& s, bool wait) {
   auto& held = const_cast<settings&>(s).command_loading;
   if (held && !wait) {
     held = false;
@@ -318,20 +319,32 @@ bool command_ended(const settings& s, bool wait) {
   while (true) {
     const pid_t reported = ::waitpid(s.command, &status, wait ? 0 : WNOHANG);
     if (reported < 0 && errno == EINTR) continue;
-    if (reported == 0) return false;
+    if (reported == 0) return std::nullopt;
     if (reported != s.command || !WIFSTOPPED(status)) break;
     const int event = status >> 16;
     if (event == PTRACE_EVENT_EXIT) symbols::shared_cache().remember(s.command);
     if (!wait && stopped_by_loader_event(s.command, status)) {
       held = true;
-      return false;
+      return std::nullopt;
     }
     const long signal = event != 0 || stopped_by_loader_event(s.command, status) ? 0 : WSTOPSIG(status);
     ::ptrace(PTRACE_CONT, s.command, nullptr, reinterpret_cast<void*>(signal));
   }
   const_cast<settings&>(s).command = 0;
   command_child = 0;  // reaped: its pid may be reused, and must not be killed
-  return true;
+  return status;
+}
+
+/// What dtrace(1) says when a traced process ends: how, where its wait status is known (a -c
+/// command's).
+std::string process_end(pid_t pid, std::optional<int> status) {
+  const auto who = "pid " + std::to_string(pid);
+  if (status && WIFSIGNALED(*status)) {
+    const char* name = ::sigabbrev_np(WTERMSIG(*status));
+    return who + " terminated by " + (name ? "SIG" + std::string(name) : std::to_string(WTERMSIG(*status)));
+  }
+  if (status && WEXITSTATUS(*status) != 0) return who + " exited with status " + std::to_string(WEXITSTATUS(*status));
+  return who + " has exited";
 }
 
 /// A -c command still running when dtpp ends is killed, as dtrace(1) kills it.
@@ -485,23 +498,27 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     const auto address = *h.options().text("metrics");
     detail::complain(s, "serving metrics on " + address.substr(0, address.rfind(':') + 1) + std::to_string(port));
   }
-  // -c and -p end the run when their process exits, as dtrace(1) does.
-  const auto process_gone = [&] {
+  // -c and -p end the run when their process exits, as dtrace(1) does: what dtrace(1) says of
+  // its end, once it has ended.
+  const auto process_gone = [&]() -> std::optional<std::string> {
     if (s.command != 0) {
       const auto pid = s.command;
-      if (!command_ended(s, false)) return false;
-      detail::complain(s, "pid " + std::to_string(pid) + " has exited");
-      return true;
+      const auto status = command_ended(s, false);
+      if (!status) return std::nullopt;
+      return process_end(pid, status);
     }
-    if (s.grabbed != 0 && ::kill(s.grabbed, 0) != 0 && errno == ESRCH) {
-      detail::complain(s, "pid " + std::to_string(s.grabbed) + " has exited");
-      return true;
-    }
-    return false;
+    if (s.grabbed != 0 && ::kill(s.grabbed, 0) != 0 && errno == ESRCH) return process_end(s.grabbed, std::nullopt);
+    return std::nullopt;
   };
   try {
-    while (h.work(output) == consumer::work_status::okay) {
-      if (interrupts > 0 || process_gone()) {
+    while (true) {
+      // A process's end is looked for just before a work() that reads the buffers, so that what
+      // it traced before it died is read first: an exit() in its last system call ends the run
+      // as exit() does, whatever the switchrate.
+      const auto gone = h.work_due() ? process_gone() : std::nullopt;
+      if (h.work(output) != consumer::work_status::okay) break;
+      if (gone && !h.options().number("quiet")) detail::complain(s, *gone);  // a notice, as dtrace(1)'s
+      if (interrupts > 0 || gone) {
         h.stop();
       } else {
         h.sleep();

@@ -116,6 +116,11 @@ class handle {
   /// callback is, write_error (its errno) when `out` refuses what is written.
   work_status work(std::FILE* out, const probe_callback& on_probe = {},
                    const record_callback& on_record = {});
+  /// Whether the next work() reads the buffers (switchrate has passed, or tracing has stopped).
+  /// A consumer that ends the run when a process dies looks for its death just before such a
+  /// work(): what the process traced before it died (an exit() in its last system call) is read
+  /// before its death is acted on.
+  bool work_due() const;
 
   /// dtrace_handle_err(): who hears of faults. Without one, work() throws errc::probe_fault.
   void handle_faults(fault_callback on_fault);

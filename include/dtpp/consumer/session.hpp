@@ -66,6 +66,8 @@ class session {
   /// and drops to their handlers. Returns done once tracing has stopped and END's records are
   /// consumed.
   work_status work(std::FILE* out, const probe_callback& on_probe, const record_callback& on_record);
+  /// Whether work() reads the buffers now: switchrate has passed, or tracing has stopped.
+  bool work_due() const;
   /// dtrace_sleep(): until the next of switchrate, aggrate and statusrate is due, and at least
   /// idle_pace.
   void sleep() const;
