@@ -40,7 +40,7 @@ std::int16_t temp(int depth) {
 // unsigned offset by wrapping).
 std::int16_t off16(std::uint32_t v) {
   const auto signed_v = static_cast<std::int32_t>(v);
-  if (signed_v > 32767 || signed_v < -512) throw error("program needs more than 32 KB of scratch memory (lower strsize)");
+  if (signed_v > 32767 || signed_v < -512) throw error("program needs more than 32 KB of scratch memory (lower strsize, or record fewer bytes)");
   return static_cast<std::int16_t>(signed_v);
 }
 
@@ -420,6 +420,18 @@ class builder {
   // Stores r0 into a record, narrowed to its size.
   void put(const ir::record& r) { e_.store(r7, off16(record_header + r.offset), r0, r.size >= 8 ? 8 : r.size); }
 
+  // r2 bytes (at most the record's) read into record `r` from the address at temp(0); a bad
+  // address faults.
+  void read_object(const ir::record& r) {
+    e_.load(r3, r10, temp(0));
+    pointer(r1, {r7, record_header + r.offset});
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto read = e_.make_label();
+    e_.jump_if(BPF_JEQ, r0, 0, read);
+    fault(fault_bad_address, temp(0));
+    e_.bind(read);
+  }
+
   // A stack() or ustack() record at `at`: bpf_get_stack() fills it and zeroes what it leaves. A
   // user stack starts with the process id. BEGIN and END have no kernel stack of their own (they
   // run in dtpp's bpf() call), as in DTrace, where they fire outside any kernel path.
@@ -574,21 +586,30 @@ class builder {
       case ir::action::breakpoint:
       case ir::action::panic:
         throw error(ir::refusal(s.kind), s.where);
-      case ir::action::print: {
-        // The address, then the object's bytes read from it (a bad address faults).
+      case ir::action::print:
+        // The address, then the object's bytes read from it.
         eval(s.args[0], 0);
         put(s.records[0]);
         e_.store(r10, temp(0), r0);
-        e_.mov(r3, r0);
-        pointer(r1, {r7, record_header + s.records[1].offset});
         e_.mov(r2, static_cast<std::int32_t>(s.records[1].size));
-        e_.call(BPF_FUNC_probe_read_kernel);
-        const auto read = e_.make_label();
-        e_.jump_if(BPF_JEQ, r0, 0, read);
-        fault(fault_bad_address, temp(0));
-        e_.bind(read);
+        read_object(s.records[1]);
         return true;
-      }
+      case ir::action::tracemem:
+        eval(s.args[0], 0);
+        e_.store(r10, temp(0), r0);
+        if (s.args.size() > 2) {  // only the bytes shown are read (all for a negative count), as dtrace-utils reads them
+          eval(s.args[2], 1);
+          put(s.records[1]);
+        }
+        e_.mov(r2, static_cast<std::int32_t>(s.records[0].size));
+        if (s.args.size() > 2) {
+          const auto all = e_.make_label();
+          e_.jump_if(BPF_JGE, r0, r2, all);  // unsigned
+          e_.mov(r2, r0);
+          e_.bind(all);
+        }
+        read_object(s.records[0]);
+        return true;
       case ir::action::system:
       case ir::action::freopen:
       case ir::action::stack:

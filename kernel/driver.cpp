@@ -812,7 +812,7 @@ struct driver::state {
   fd make_scratch(const scratch_plan& scratch) const {
     const auto size = round8(static_cast<std::uint32_t>(scratch.image.size()));
     if (size > 32768)
-      throw error("the program needs " + std::to_string(size) + " bytes of per-CPU scratch memory, more than the kernel's 32 KB (lower strsize)");
+      throw error("the program needs " + std::to_string(size) + " bytes of per-CPU scratch memory, more than the kernel's 32 KB (lower strsize, or record fewer bytes)");
     auto map = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, "dtpp_scratch", 4, size, 1);
     std::vector<std::uint8_t> all(static_cast<std::size_t>(size) * cpus);
     for (std::uint32_t c = 0; c < cpus; ++c) std::memcpy(all.data() + c * size, scratch.image.data(), scratch.image.size());

@@ -47,7 +47,7 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   options.arguments = std::move(arguments);
   options.strsize = static_cast<std::uint32_t>(o.size("strsize", 256));
   options.scratchsize = static_cast<std::uint32_t>(std::min<std::uint64_t>(o.size("scratchsize", 256), 1u << 20));
-  for (const auto* name : {"stackframes", "ustackframes", "maxframes"})
+  for (const auto* name : {"stackframes", "ustackframes", "jstackframes", "maxframes"})
     if (const auto n = o.number(name)) d::set_frames_option(options, name, std::to_string(*n));
   options.defaultargs = o.on("defaultargs");
   options.argref = o.on("argref");

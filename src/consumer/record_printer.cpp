@@ -165,6 +165,9 @@ void record_printer::print(const ir::statement& s, const engine::firing& f, std:
     case ir::action::print:
       print_typed(s, data, out);
       return;
+    case ir::action::tracemem:
+      print::print_raw_bytes(out, traced_memory(s, data));
+      return;
     default:
       return;
   }
@@ -193,6 +196,15 @@ void record_printer::print_typed(const ir::statement& s, std::span<const std::by
                      bytes.first(std::min<std::size_t>(object.size, bytes.size())), options_.printsize);
 }
 
+std::string_view record_printer::traced_memory(const ir::statement& s, std::span<const std::byte> data) {
+  const auto& bytes = s.records[0];
+  std::uint64_t size = bytes.size;
+  if (s.records.size() > 1) size = std::min<std::uint64_t>(size, read_record(s.records[1], data).as_unsigned());
+  const auto at = std::min<std::size_t>(bytes.offset, data.size());
+  size = std::min<std::uint64_t>(size, data.size() - at);
+  return {reinterpret_cast<const char*>(data.data()) + at, static_cast<std::size_t>(size)};
+}
+
 print::json record_printer::json_record(const ir::statement& s, std::span<const std::byte> data) const {
   switch (s.kind) {
     case ir::action::trace:
@@ -217,6 +229,11 @@ print::json record_printer::json_record(const ir::statement& s, std::span<const 
       std::string text;
       print_typed(s, data, text);
       return member("print", std::move(text));
+    }
+    case ir::action::tracemem: {  // the bytes shown, in hex
+      std::string hex;
+      for (const char c : traced_memory(s, data)) print::detail::append(hex, "%02x", static_cast<unsigned char>(c));
+      return member("tracemem", std::move(hex));
     }
     case ir::action::exit:
       return member("exit", read_record(s.records[0], data).as_signed());

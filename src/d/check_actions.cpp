@@ -266,15 +266,18 @@ agg::key_type checker::key_type_of(const type& t) const {
   return {c::integer, t.size, t.is_signed};
 }
 
-// stack(frames) and ustack(frames, strsize): an action, or a value that a key or %k takes.
-// `frames` defaults to the stackframes / ustackframes option. dtpp has no ustack helpers, so
-// strsize is checked but no string table is kept.
+// stack(frames), ustack(frames, strsize) and jstack(frames, strsize): an action, or a value that
+// a key or %k takes. `frames` defaults to the stackframes / ustackframes / jstackframes option.
+// dtpp has no ustack helpers (a Java VM's among them), so jstack() is ustack() with its own
+// default, as DTrace's is in a process without one; strsize is checked but no string table is
+// kept.
 expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
   const std::vector<ast::node_ptr> args(n->kids.begin() + 1, n->kids.end());
-  const bool user = name == "ustack";
+  const bool user = name != "stack";
   const std::size_t most = user ? 2 : 1;
   if (args.size() > most) prototype_mismatch(name, args.size(), most, "at most ", n->where);
-  auto frames = std::min(user ? options_.ustackframes : options_.stackframes, options_.maxframes);
+  auto frames = std::min(name == "jstack" ? options_.jstackframes : user ? options_.ustackframes : options_.stackframes,
+                         options_.maxframes);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto v = value(args[i]);
     if (!v.t.is_integer())
@@ -285,7 +288,7 @@ expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
       fail(user ? "D_USTACK_FRAMES" : "D_STACK_SIZE", name + "( ) argument #1 must be a non-zero positive integer constant",
            args[i]->where);
     if (i == 1 && (v.kind != kind_t::constant || v.value < 0))
-      fail("D_USTACK_STRSIZE", "ustack( ) argument #2 must be a positive integer constant", args[i]->where);
+      fail("D_USTACK_STRSIZE", name + "( ) argument #2 must be a positive integer constant", args[i]->where);
     if (i == 0) frames = static_cast<std::uint32_t>(std::min<std::int64_t>(v.value, options_.maxframes));
   }
   expr e;
@@ -296,11 +299,11 @@ expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
   return e;
 }
 
-// A value, or a stack: stack() and ustack() are values only as aggregation keys and as the
+// A value, or a stack: stack(), ustack() and jstack() are values only as aggregation keys and as the
 // arguments of trace() and printf(); elsewhere they are actions, of type void.
 expr checker::value_or_stack(const ast::node_ptr& n) {
   if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
-      (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack"))
+      (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack" || n->kids[0]->text == "jstack"))
     return stack_call(n->kids[0]->text, n);
   return value(n);
 }
@@ -313,7 +316,7 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"copyout", "copyoutstr", "tracemem", "jstack"})
+  for (const char* s : {"copyout", "copyoutstr"})
     if (name == s)
       fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;
@@ -330,6 +333,7 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"exit", &checker::action_exit},
       {"freopen", &checker::action_printf},
       {"ftruncate", &checker::action_ftruncate},
+      {"jstack", &checker::action_stack},
       {"normalize", &checker::action_normalize},
       {"panic", &checker::action_destructive},
       {"print", &checker::action_print},
@@ -342,6 +346,7 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"stop", &checker::action_destructive},
       {"system", &checker::action_printf},
       {"trace", &checker::action_trace},
+      {"tracemem", &checker::action_tracemem},
       {"trunc", &checker::action_trunc},
       {"ustack", &checker::action_stack}};
   static_assert(sorted_by_name(table));
@@ -395,6 +400,30 @@ void checker::action_trace(const call_site& c) {
   c.st.kind = ir::action::trace;
   c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
   c.st.args.push_back(std::move(v));
+}
+
+// tracemem(address, size [, shown]): `size` bytes (a positive constant) read from the address,
+// and at run time how many of them to show (and read, as dtrace-utils does): all when `shown` is
+// negative or at least `size`.
+void checker::action_tracemem(const call_site& c) {
+  if (c.args.size() < 2 || c.args.size() > 3) mismatch(c, c.args.size() < 2 ? 2 : 3, c.args.size() < 2 ? "at least " : "at most ");
+  const auto size_type = integer_type("size_t", 8, false);
+  const auto size = integer_argument(c, 1, size_type);
+  auto address = value(c.args[0]);
+  if (!address.t.is_integer()) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
+  if (size.kind != kind_t::constant || size.value <= 0)
+    fail("D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression",
+         c.args[1]->where);
+  c.st.kind = ir::action::tracemem;
+  const auto bytes = static_cast<std::uint32_t>(size.value);
+  c.st.records.push_back({type{type::category::array, bytes, false, "char [" + std::to_string(bytes) + "]"}, 0, bytes});
+  c.st.args.push_back(std::move(address));
+  c.st.args.push_back(size);
+  if (c.args.size() == 3) {
+    const auto shown_type = integer_type("int64_t", 8, true);
+    c.st.args.push_back(integer_argument(c, 2, shown_type));
+    c.st.records.push_back({shown_type, 0, 8});
+  }
 }
 
 // print(pointer): the address and the object it points to, whole (printsize cuts what the

@@ -168,6 +168,7 @@ class checker {
   std::uint32_t aggregation_argument(const call_site& c, std::size_t i, const std::string& tag);
   void action_trace(const call_site& c);
   void action_print(const call_site& c);
+  void action_tracemem(const call_site& c);
   ir::printed_type printed(const type& t, int depth);
   void action_exit(const call_site& c);
   void action_speculation(const call_site& c);

@@ -62,10 +62,12 @@ std::array<std::uint8_t, N> read_bytes(std::int64_t address) {
   return out;
 }
 
-// print()'s object: `record.size` bytes of this process's memory at `address`, into the record.
-inline void put_object(std::vector<std::byte>& data, const ir::record& record, std::int64_t address) {
+// print()'s object, tracemem()'s bytes: the first `size` (at most the record's) of this
+// process's memory at `address`, into the record.
+inline void put_object(std::vector<std::byte>& data, const ir::record& record, std::int64_t address,
+                       std::uint64_t size = UINT64_MAX) {
   if (record.offset + record.size > data.size()) return;
-  read_memory(data.data() + record.offset, address, record.size);
+  read_memory(data.data() + record.offset, address, std::min<std::uint64_t>(size, record.size));
 }
 
 // An integer or pointer of type `t` (a float's bits too) from its bytes, as D loads one, and back.
@@ -779,6 +781,22 @@ class compiler {
           put_object(r.record, s.records[1], at);
           return true;
         });
+      case ir::action::tracemem: {
+        // Only the bytes shown are read, as dtrace-utils reads them: a shorter run may end
+        // where memory does.
+        const auto shown = s.args.size() > 2 ? compile(s.args[2]) : compiled_expr{};
+        return naming_pc(pc, [&s, address = compile(s.args[0]), shown](runner& r) {
+          const auto at = address(r).i;
+          std::uint64_t size = UINT64_MAX;
+          if (shown) {
+            const auto n = shown(r);
+            put(r.record, s.records[1], n, s.records[1].t);
+            size = static_cast<std::uint64_t>(n.i);
+          }
+          put_object(r.record, s.records[0], at, size);
+          return true;
+        });
+      }
       case ir::action::system:
       case ir::action::freopen:
       case ir::action::stack:

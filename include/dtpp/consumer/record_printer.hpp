@@ -85,11 +85,13 @@ class record_printer {
   /// print(): the object whose address and bytes the statement recorded, as dtrace-utils lays
   /// it out.
   void print_typed(const ir::statement& s, std::span<const std::byte> data, std::string& out) const;
+  /// tracemem()'s bytes: as many as it said to show.
+  static std::string_view traced_memory(const ir::statement& s, std::span<const std::byte> data);
 
   /// One record as a JSON document, or null for a statement that records nothing printable:
   /// trace() {"value": V}, stack() {"stack": [frames]}, ustack() {"ustack": [frames]}, printf()
   /// {"message": its text}, printa() {"printa": [aggregations]} (its format left aside), print()
-  /// {"print": its text}, exit() {"exit": status}.
+  /// {"print": its text}, tracemem() {"tracemem": the bytes shown in hex}, exit() {"exit": status}.
   print::json json_record(const ir::statement& s, std::span<const std::byte> data) const;
 
   /// An aggregation (variable id `id`) as a JSON document, its rows in the walk's order.

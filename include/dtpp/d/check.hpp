@@ -25,6 +25,7 @@ struct compile_options {
   std::uint32_t scratchsize = 256;  ///< bytes of scratch memory for alloca() and copyin(), per clause
   std::uint32_t stackframes = 20;   ///< frames of stack() without an argument
   std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
+  std::uint32_t jstackframes = 50;  ///< frames of jstack() without an argument (illumos' default)
   std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)
   std::uint32_t tuple_registers = 0;  ///< -x tregs: the most keys an aggregation may have (0: any)
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
@@ -45,10 +46,11 @@ struct compile_options {
   std::uint32_t scratch_bytes() const { return (scratchsize + 7) & ~7u; }
 };
 
-/// Takes the stackframes, ustackframes and maxframes options (others are left alone).
+/// Takes the stackframes, ustackframes, jstackframes and maxframes options (others are left alone).
 inline void set_frames_option(compile_options& options, std::string_view name, std::string_view value) {
   std::uint32_t* field = name == "stackframes"    ? &options.stackframes
                          : name == "ustackframes" ? &options.ustackframes
+                         : name == "jstackframes" ? &options.jstackframes
                          : name == "maxframes"    ? &options.maxframes
                                                   : nullptr;
   const auto frames = options::parse_size(value);

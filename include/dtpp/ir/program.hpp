@@ -223,6 +223,7 @@ enum class action : std::uint8_t {
   commit,       ///< records[0]: the speculation whose buffer the consumer prints now
   discard,      ///< records[0]: the speculation whose buffer the consumer drops
   ftruncate,    ///< the consumer empties the file its output goes to
+  tracemem,     ///< args: the address, the size, [the size to show]; records: the bytes read, [that size]
   // Destructive actions: a program with one runs only when allowed (-w, `destructive`).
   system,       ///< as printf; the consumer runs the text with /bin/sh
   freopen,      ///< as printf; the consumer's output goes to the file named, or back ("" format)
