@@ -594,6 +594,10 @@ class builder {
         e_.mov(r2, static_cast<std::int32_t>(s.records[1].size));
         read_object(s.records[1]);
         return true;
+      case ir::action::copyout:
+      case ir::action::copyoutstr:
+        copy_out(s);
+        return false;
       case ir::action::tracemem:
         eval(s.args[0], 0);
         e_.store(r10, temp(0), r0);
@@ -2881,6 +2885,64 @@ class builder {
                          user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel);
   }
 
+  // copyout(from, to, size) and copyoutstr(string, to, most): bytes of D memory (a pointer's, or
+  // a string's place) written at the firing process's address with bpf_probe_write_user, staged
+  // in scratch first (the helper writes only from memory the verifier knows). At most scratchsize
+  // bytes, as bcopy(); copyoutstr() writes the string up to its NUL. An unreadable source or an
+  // unwritable destination is an invalid address.
+  void copy_out(const ir::statement& s) {
+    const auto most = static_cast<std::int32_t>(p_.scratchsize);
+    if (!copy_out_area_) copy_out_area_ = s_.allocate(p_.scratchsize);
+    const place staged{r7, *copy_out_area_};
+    const auto& from = s.args[0];
+    if (from.t.is_string()) {
+      const auto text = eval_string(from, 0);
+      if (s.kind == ir::action::copyoutstr) {
+        string_length(text);
+        e_.alu(BPF_ADD, r0, 1);
+        e_.store(r10, temp(1), r0);  // the bytes up to the NUL, the NUL included
+      }
+      pointer(r0, text);
+    } else {
+      eval(from, 0);
+    }
+    e_.store(r10, temp(0), r0);
+    eval(s.args[1], 2);
+    e_.store(r10, temp(2), r0);
+    eval(s.args[2], 3);
+    e_.store(r10, temp(3), r0);
+    const auto sized = e_.make_label(), done = e_.make_label();
+    e_.jump_if(BPF_JLE, r0, most, sized);
+    fault(fault_bad_size, temp(3));
+    e_.bind(sized);
+    if (s.kind == ir::action::copyoutstr) {
+      const auto shorter = e_.make_label();
+      e_.load(r1, r10, temp(1));
+      e_.jump_if(BPF_JLE, r0, r1, shorter);
+      e_.store(r10, temp(3), r1);
+      e_.bind(shorter);
+    }
+    // The verifier needs each size bounded where the helper is called.
+    e_.load(r2, r10, temp(3));
+    e_.jump_if(BPF_JGT, r2, most, done);
+    pointer(r1, staged);
+    e_.load(r3, r10, temp(0));
+    e_.call(BPF_FUNC_probe_read_kernel);
+    const auto read = e_.make_label();
+    e_.jump_if(BPF_JEQ, r0, 0, read);
+    fault(fault_bad_address, temp(0));
+    e_.bind(read);
+    e_.load(r3, r10, temp(3));
+    e_.jump_if(BPF_JLT, r3, 1, done);  // nothing to write (the helper takes no empty write)
+    e_.jump_if(BPF_JGT, r3, most, done);
+    pointer(r2, staged);
+    e_.load(r1, r10, temp(2));
+    call_on_task(BPF_FUNC_probe_write_user);
+    e_.jump_if(BPF_JEQ, r0, 0, done);
+    fault(fault_bad_address, temp(2));
+    e_.bind(done);
+  }
+
   void progenyof(const expr& e, int depth) {
     static constexpr std::uint32_t most_generations = 128;
     if (l_.task_real_parent < 0 || l_.task_tgid < 0) throw error("progenyof() needs kernel BTF, which this kernel lacks");
@@ -3449,6 +3511,7 @@ class builder {
   std::vector<label> fault_returns_;   // by the number a fault leaves in error_return_slot
   std::uint32_t error_args_ = 0;       // in scratch: the ERROR arguments, once a fault needs them
   std::optional<std::uint32_t> scratch_area_;  // in scratch: alloca()'s area, once a clause uses it
+  std::optional<std::uint32_t> copy_out_area_;  // in scratch: copyout()'s staged bytes, once a clause uses it
   std::optional<std::uint32_t> address_word_;  // in scratch: a struct variable's address, as a number
   std::uint32_t address_word() {
     if (!address_word_) address_word_ = s_.allocate(8);

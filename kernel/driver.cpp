@@ -930,6 +930,10 @@ struct driver::state {
     if (f == -ENOSPC)  // the kernel refuses a load whose log did not fit, as dtrace-utils says
       log = "BPF verifier log is incomplete and is not reported.\nSet DTrace option 'bpflogsize' to some greater "
             "size for more output.\n(Current size is " + std::to_string(options.verifier_log_size) + ".)";
+    // copyout()'s helper is one a kernel may withhold (lockdown's integrity mode withholds it).
+    if (log.find("cannot use helper bpf_probe_write_user") != std::string::npos)
+      throw error("copyout() and copyoutstr() need bpf_probe_write_user, which this kernel does not give "
+                  "probe programs (a kernel locked down withholds it: see kernel_lockdown(7))");
     // The verifier's verdict is at the end of its log.
     constexpr std::size_t tail = 4000;
     if (log.size() > tail) log = "...\n" + log.substr(log.size() - tail);

@@ -316,9 +316,6 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
     (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
     return true;
   }
-  for (const char* s : {"copyout", "copyoutstr"})
-    if (name == s)
-      fail("D_UNKNOWN", name + "( ) is not supported yet", n->where);
   return false;
 }
 
@@ -328,6 +325,8 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"chill", &checker::action_destructive},
       {"clear", &checker::action_clear},
       {"commit", &checker::action_speculation},
+      {"copyout", &checker::action_copyout},
+      {"copyoutstr", &checker::action_copyout},
       {"denormalize", &checker::action_clear},
       {"discard", &checker::action_speculation},
       {"exit", &checker::action_exit},
@@ -400,6 +399,23 @@ void checker::action_trace(const call_site& c) {
   c.st.kind = ir::action::trace;
   c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
   c.st.args.push_back(std::move(v));
+}
+
+// copyout(buffer, address, size) and copyoutstr(string, address, most): destructive writes into
+// the memory of the process that fired, with DTrace's prototypes (void *, uintptr_t, size_t) and
+// (string, uintptr_t, size_t); a string is memory for copyout() too, as in DTrace.
+void checker::action_copyout(const call_site& c) {
+  if (c.args.size() != 3) mismatch(c, 3, "");
+  const bool string = c.name == "copyoutstr";
+  auto from = value(c.args[0]);
+  if (string ? !from.t.is_string() : !(from.t.is_integer() || from.t.is_string()))
+    incompatible(c, 0, string ? "string" : "void *", from.t.name);
+  auto to = integer_argument(c, 1, integer_type("uintptr_t", 8, false));
+  auto size = integer_argument(c, 2, integer_type("size_t", 8, false));
+  c.st.kind = string ? ir::action::copyoutstr : ir::action::copyout;
+  c.st.args.push_back(std::move(from));
+  c.st.args.push_back(std::move(to));
+  c.st.args.push_back(std::move(size));
 }
 
 // tracemem(address, size [, shown]): `size` bytes (a positive constant) read from the address,

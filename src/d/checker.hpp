@@ -169,6 +169,7 @@ class checker {
   void action_trace(const call_site& c);
   void action_print(const call_site& c);
   void action_tracemem(const call_site& c);
+  void action_copyout(const call_site& c);  // and copyoutstr
   ir::printed_type printed(const type& t, int depth);
   void action_exit(const call_site& c);
   void action_speculation(const call_site& c);

@@ -54,6 +54,15 @@ inline void read_memory(void* out, std::int64_t address, std::size_t size) {
   if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(size)) bad_address(address);
 }
 
+// `bytes` into this process's memory at `address` (copyout()), or the bad-address fault: a write
+// to memory not mapped writable is refused, not a crash.
+inline void write_memory(std::int64_t address, std::string_view bytes) {
+  iovec local{const_cast<char*>(bytes.data()), bytes.size()};
+  iovec remote{reinterpret_cast<void*>(address), bytes.size()};
+  if (::process_vm_writev(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(bytes.size()))
+    bad_address(address);
+}
+
 // `N` bytes of this process's memory at `address` (what an in-process probe's pointer points to).
 template <std::size_t N>
 std::array<std::uint8_t, N> read_bytes(std::int64_t address) {
@@ -781,6 +790,9 @@ class compiler {
           put_object(r.record, s.records[1], at);
           return true;
         });
+      case ir::action::copyout:
+      case ir::action::copyoutstr:
+        return naming_pc(pc, copy_out(s));
       case ir::action::tracemem: {
         // Only the bytes shown are read, as dtrace-utils reads them: a shorter run may end
         // where memory does.
@@ -1470,6 +1482,26 @@ class compiler {
         std::memset(dest + bytes, 0, n - bytes);
       }
       return value{};
+    };
+  }
+
+  // copyout(from, to, size) and copyoutstr(string, to, most): the bytes of D memory (a string's,
+  // padded with zeros) written at the process's address; at most scratchsize of them, as bcopy().
+  // copyoutstr() writes the string up to its NUL.
+  compiled_step copy_out(const ir::statement& s) {
+    return [from = compile(s.args[0]), to = compile(s.args[1]), size = compile(s.args[2]),
+            from_string = s.args[0].t.is_string(), string = s.kind == ir::action::copyoutstr](runner& r) {
+      const auto src = from(r);
+      const auto address = to(r).i;
+      auto n = scratch::mine().copy_size(size(r).i);
+      if (string) n = std::min(n, std::min(src.s.find('\0'), src.s.size()) + 1);
+      std::string bytes(n, '\0');
+      if (from_string)
+        src.s.copy(bytes.data(), n);
+      else
+        read_memory(bytes.data(), src.i, n);
+      write_memory(address, bytes);
+      return false;
     };
   }
 

@@ -230,6 +230,8 @@ enum class action : std::uint8_t {
   raise,        ///< args[0]: a signal for the thread that fired
   stop,         ///< SIGSTOP for the process that fired
   chill,        ///< args[0]: nanoseconds to spin
+  copyout,      ///< args: D memory (a pointer or a string), the process's address, the bytes to write there
+  copyoutstr,   ///< args: a string, the process's address, the most bytes to write (its NUL included)
   breakpoint,   ///< refused by both engines
   panic,        ///< refused by both engines
 };
@@ -244,7 +246,7 @@ inline std::string refusal(action a) {
 /// Whether a statement changes the system it observes (DTrace's destructive actions).
 inline bool is_destructive(action a) {
   return a == action::system || a == action::freopen || a == action::raise || a == action::stop || a == action::chill ||
-         a == action::breakpoint || a == action::panic;
+         a == action::copyout || a == action::copyoutstr || a == action::breakpoint || a == action::panic;
 }
 
 struct statement {
