@@ -927,9 +927,19 @@ struct driver::state {
       if (options.verifier_log) options.verifier_log(log);
       return fd(f);
     }
-    if (f == -ENOSPC)  // the kernel refuses a load whose log did not fit, as dtrace-utils says
+    if (f == -ENOSPC) {  // the kernel refuses a load whose log did not fit, as dtrace-utils says
+      // Where the verifier refuses the program itself, its verdict without the walk (log level 4:
+      // the refusal and the statistics) says why; where only the log was too small, nothing does.
+      std::string verdict(64 * 1024, '\0');
+      const int again = load_program(type_of(t), code, verdict, 4);
+      verdict.resize(again >= 0 || again == -ENOSPC ? 0 : ::strnlen(verdict.data(), verdict.size()));
+      while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
+      if (again >= 0) ::close(again);
       log = "BPF verifier log is incomplete and is not reported.\nSet DTrace option 'bpflogsize' to some greater "
-            "size for more output.\n(Current size is " + std::to_string(options.verifier_log_size) + ".)";
+            "size for more output.\n(Current size is " + std::to_string(options.verifier_log_size) + ".)" +
+            (verdict.empty() ? "" : "\nThe verifier's verdict:\n" + verdict);
+      if (!verdict.empty()) f = again;  // the refusal's own errno
+    }
     // copyout()'s helper is one a kernel may withhold (lockdown's integrity mode withholds it).
     if (log.find("cannot use helper bpf_probe_write_user") != std::string::npos)
       throw error("copyout() and copyoutstr() need bpf_probe_write_user, which this kernel does not give "

@@ -76,6 +76,9 @@ string(REGEX REPLACE "pid[0-9]+:" "pidPID:" err "${err}")  # a pid provider of a
 # A fault's pc differs from engine to engine (and from one code generator to the next); as
 # dtrace-utils' runtest.sh does, a non-zero one is masked (0 is no pc, and stays to fail).
 string(REGEX REPLACE "at BPF pc [1-9][0-9]*" "at BPF pc NNN" err "${err}")
+# The verifier's statistics: its time, and the states it kept, vary from run to run.
+string(REGEX REPLACE "verification time [0-9]+ usec" "verification time N usec" err "${err}")
+string(REGEX REPLACE "(processed [0-9]+ insns \\(limit [0-9]+\\)) [^\n]*" "\\1 ..." err "${err}")
 # A kernel probe's id is its place among the machine's system calls and tracepoints (dtrace -l's
 # order): it becomes NNN in fault lines and in a listing (whose text holds no NUL byte to lose).
 set(kernel_providers "syscall|tracepoint|sched|proc|io")

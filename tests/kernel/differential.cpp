@@ -293,8 +293,10 @@ int main(int argc, char** argv) {
       {"strings_5", string_program(c, 30)},
       {"aggregations_1", aggregation_program(c, 30)}, {"aggregations_2", aggregation_program(c, 30)},
   };
-  for (std::size_t first = 0; first < edge_cases.size(); first += 8)
-    programs.push_back({"edges_" + std::to_string(first / 8 + 1), edge_program(first, 8)});
+  // Four edges a program: a cleanpath() costs the verifier some 110,000 of its 1,000,000
+  // instructions, and a BEGIN program holds every clause.
+  for (std::size_t first = 0; first < edge_cases.size(); first += 4)
+    programs.push_back({"edges_" + std::to_string(first / 4 + 1), edge_program(first, 4)});
   // Two runs at a time: most of a kernel run is the verifier's, and the machine has two CPUs.
   const std::vector<std::string> engines = {"kernel", "inproc"};
   std::vector<outcome> outcomes(programs.size() * engines.size());
