@@ -1176,10 +1176,10 @@ class builder {
   // ---- strings -------------------------------------------------------------------------------
 
   // The bytes of execname that bpf_get_current_comm() writes: the name (TASK_COMM_LEN with its
-  // NUL), cut at strsize - 1 characters.
+  // NUL), cut at string_chars.
   std::uint32_t comm_bytes() const { return std::min<std::uint32_t>(16, l_.string_chars + 1); }
 
-  // Cuts the string at `at` (from a copy that may run to its place's end) at strsize - 1
+  // Cuts the string at `at` (from a copy that may run to its place's end) at string_chars
   // characters: every byte from there to the place's end is zero, so that comparisons and keys,
   // which take whole words, see no byte past the NUL.
   void cut(place at) {
@@ -1378,7 +1378,7 @@ class builder {
     return text;
   }
 
-  // At most strsize - 1 characters.
+  // At most string_chars characters.
   place end_address_text(place text) {
     for (auto cut = l_.string_chars; cut < address_text_bytes; ++cut)
       e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
@@ -1667,7 +1667,7 @@ class builder {
     return at;
   }
 
-  // strjoin(a, b): a, then b's bytes (its zero padding too) after a's end, cut at strsize - 1.
+  // strjoin(a, b): a, then b's bytes (its zero padding too) after a's end, cut at string_chars.
   // The copy runs into a second strsize bytes, so that no byte's place needs a check.
   place strjoin(const expr& e, int depth) {
     const place at{r7, s_.allocate(2 * l_.strsize)};
@@ -1772,7 +1772,7 @@ class builder {
     return copy_part(text);
   }
 
-  // The r2 bytes of `from` from r1 on, in a new string cut at strsize - 1, each byte masked by
+  // The r2 bytes of `from` from r1 on, in a new string cut at string_chars, each byte masked by
   // whether its place is below r2: `from` holds r1 + strsize bytes (r1 < strsize in a place of
   // 2 * strsize, r1 <= 68 in integer_text()'s digits).
   place copy_part(place from) {

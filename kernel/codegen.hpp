@@ -107,8 +107,8 @@ inline constexpr std::uint32_t global_generations = 16;  ///< one word per aggre
 
 /// How the program's state is laid out over the maps; built once, shared by every program.
 struct layout {
-  std::uint32_t strsize = 256;       ///< the bytes of a string's place: -x strsize rounded up to 8
-  std::uint32_t string_chars = 255;  ///< the most characters a string holds: -x strsize - 1, as DTrace cuts it
+  std::uint32_t strsize = 264;       ///< the bytes of a string's place: -x strsize and a NUL, rounded up to 8
+  std::uint32_t string_chars = 256;  ///< the most characters a string holds: -x strsize, as dtrace-utils cuts it
   std::uint32_t globals_size = 0;
   std::optional<probe_info> error_probe;  ///< dtrace:::ERROR, when the program enables it
   std::uint32_t nspec = 1;            ///< speculative buffers speculation() hands out

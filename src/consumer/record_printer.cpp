@@ -58,7 +58,7 @@ printer_options printing(const options::option_set& o, bool testing) {
   p.print.sort.keypos = o.size("aggsortkeypos", 0);
   p.print.sort.pos = o.size("aggsortpos", 0);
   p.print.percpu = o.on("aggpercpu");
-  p.print.strsize = o.size("strsize", 256);
+  p.print.strsize = o.size("strsize", 256) + 1;  // a string's record: strsize characters and a NUL
   p.print.rawbytes = o.number("rawbytes").has_value();
   p.printsize = print::printed_size(o.number("printsize").value_or(0));
   return p;

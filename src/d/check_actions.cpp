@@ -261,7 +261,7 @@ checker::aggregating_fn checker::find_aggregating_function(std::string_view name
 // The key type an aggregation keeps a key of D type t as.
 agg::key_type checker::key_type_of(const type& t) const {
   using c = agg::key_type::category;
-  if (t.is_string()) return {c::string, options_.strsize, false};
+  if (t.is_string()) return {c::string, options_.string_bytes(), false};
   if (t.is_stack()) return {t.kind == type::category::stack ? c::stack : c::ustack, t.size, false, t.form};
   return {c::integer, t.size, t.is_signed};
 }
@@ -397,7 +397,7 @@ void checker::action_trace(const call_site& c) {
   auto v = value_or_stack(args[0]);
   if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
   c.st.kind = ir::action::trace;
-  c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
+  c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.string_bytes() : v.t.size});
   c.st.args.push_back(std::move(v));
 }
 

@@ -47,7 +47,7 @@ void checker::declare_type(const ast::type_declaration& d) {
     if (d.keyword == "typedef") {
       const auto t = declared_type(d.type, d.record);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + clean_name(d.type) + " of typedef " + d.name, d.where);
-      if (types_.declares(d.name) || named_type(d.name, options_.strsize))
+      if (types_.declares(d.name) || named_type(d.name, options_.string_bytes()))
         fail("D_DECL_IDRED", "typedef redeclared: " + d.name, d.where);
       types_.add_name(d.name, *t);
     } else if (d.keyword == "enum") {

@@ -116,7 +116,7 @@ expr checker::macro(const ast::node_ptr& n) {
 expr checker::string_constant(std::string s, ast::span where) {
   expr e;
   e.kind = kind_t::string;
-  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.t = {type::category::string, options_.string_bytes(), false, "string"};
   e.text = std::move(s);
   e.where = where;
   return e;
@@ -222,7 +222,7 @@ expr checker::identifier(const std::string& name, ast::span where) {
       e.kind = kind_t::builtin;
       e.index = static_cast<std::uint32_t>(b.id);
       e.t = b.t;
-      if (e.t.is_string()) e.t.size = options_.strsize;
+      if (e.t.is_string()) e.t.size = options_.string_bytes();
       e.text = name;
       e.where = where;
       return e;
@@ -584,7 +584,7 @@ expr checker::call(const ast::node_ptr& n) {
     auto a = value(n->kids[i + 1]);
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
     if (s->id == id::strtok && i == 0 && is_null(a)) continue;
-    const auto want = *named_type(s->params[i], options_.strsize);
+    const auto want = *named_type(s->params[i], options_.string_bytes());
     // bcopy() copies a string's bytes too, as dtrace-utils' does.
     const bool string_bytes = s->id == id::bcopy && i == 0 && a.t.is_string();
     if (!string_bytes && (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating() || !fits_pointer_parameter(want, a)))
@@ -606,7 +606,7 @@ expr checker::call(const ast::node_ptr& n) {
       fail("D_PROTO_ARG", "inet_ntoa6( ) argument #2 must be an integer constant", n->kids[i + 1]->where);
     e.kids.push_back(want.is_string() || string_bytes ? std::move(a) : cast_to(std::move(a), want));
   }
-  e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.strsize));
+  e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.string_bytes()));
   return e;
 }
 

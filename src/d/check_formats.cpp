@@ -87,7 +87,7 @@ void checker::format(const std::string& fn, const std::vector<ast::node_ptr>& ar
                                     " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
                                     std::string(c.info->prototype) + "\n\t  argument: " + v.t.name,
            args[next - 1]->where);
-    st.records.push_back({v.t, 0, v.t.is_string() ? options_.strsize : v.t.size});
+    st.records.push_back({v.t, 0, v.t.is_string() ? options_.string_bytes() : v.t.size});
     st.args.push_back(std::move(v));
   }
   if (next < args.size())

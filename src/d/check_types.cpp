@@ -91,7 +91,7 @@ type pointer_to(const type& t) {
 std::optional<type> checker::find_type(const std::string& name) {
   const auto [base, stars] = split_stars(name);
   if (!names_struct_or_union(base) && !types_.declares(base))
-    if (auto t = named_type(name, options_.strsize)) return t;
+    if (auto t = named_type(name, options_.string_bytes())) return t;
   if (stars > 1) return std::nullopt;
   auto t = types_.find(base);
   if (!t || stars == 0) return t;
@@ -478,7 +478,7 @@ expr checker::memory_string(expr chars, ast::span where, bool from_scratch) {
   expr e;
   e.kind = kind_t::memory_string;
   e.value = from_scratch;
-  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.t = {type::category::string, options_.string_bytes(), false, "string"};
   e.kids.push_back(std::move(chars));
   e.where = where;
   return e;
@@ -499,7 +499,7 @@ expr checker::string_of(const ast::node_ptr& n) {
     fail("D_STRINGOF_TYPE", "cannot apply stringof to a value of type " + v.t.name, n->where);
   expr e;
   e.kind = kind_t::stringof;
-  e.t = {type::category::string, options_.strsize, false, "string"};
+  e.t = {type::category::string, options_.string_bytes(), false, "string"};
   e.kids.push_back(std::move(v));
   e.where = n->where;
   return e;

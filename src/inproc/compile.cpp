@@ -268,8 +268,8 @@ std::optional<compiled_expr> with_comparison(ir::op op, Make make) {
   return std::nullopt;
 }
 
-// D's subroutines over their evaluated arguments (at most three); strsize bounds the strings
-// they return.
+// D's subroutines over their evaluated arguments (at most three); strsize, a string type's bytes
+// (-x strsize and a NUL), bounds the strings they return.
 using subroutine_fn = value (*)(std::span<const value> a, std::size_t strsize);
 inline value clip(std::string s, std::size_t strsize) {
   if (s.size() >= strsize) s.resize(strsize - 1);
@@ -867,7 +867,7 @@ class compiler {
   // probe's names and id, the executable's name, and casts of these.
   std::optional<value> fixed(const expr& e) const {
     auto v = fixed_value(e);
-    // At most strsize - 1 characters, as every D string (a long literal, a long probe name).
+    // At most strsize characters, as every D string (a long literal, a long probe name).
     if (v && e.t.is_string()) v->s = clip(std::move(v->s), e.t.size).s;
     return v;
   }
@@ -1333,7 +1333,7 @@ class compiler {
   }
 
   // stringof(p), (string)p, a char array member: the string in the process's memory there, at
-  // most strsize - 1 characters (an array's own size); an address with nothing readable faults.
+  // most strsize characters (an array's own size); an address with nothing readable faults.
   // Through a pointer alloca() or copyin() gave, the string's bytes (its NUL's too, unless cut)
   // are checked against the bytes taken.
   compiled_expr memory_string(const expr& e) {

@@ -38,7 +38,7 @@ bool names_probe_site(const ir::probe& d) {
 // What each thread-local and associative array element costs of dynvarsize, as dtrace-utils
 // sizes its one map of them: the largest key tuple (the variable's 4-byte id, each key at its
 // alignment, a string's strsize + 1 bytes, then an 8-byte thread key) plus the largest value (a
-// struct's or union's own size, a string's strsize). Every element costs the same, so that a
+// struct's or union's own size, a string's strsize + 1). Every element costs the same, so that a
 // small dynvarsize holds as many as DTrace's.
 std::size_t dynamic_element_bytes(const ir::program& program) {
   std::size_t tuple = 0, value = 0;
@@ -49,7 +49,7 @@ std::size_t dynamic_element_bytes(const ir::program& program) {
     std::size_t size = 4;
     for (const auto& k : v.keys) {
       if (k.is_string()) {
-        size += k.size + 1;
+        size += k.size;
       } else {
         const std::size_t width = std::max<std::size_t>(k.size, 1);
         size = (size + width - 1) / width * width + width;

@@ -1,6 +1,6 @@
 /*
  * The string and integer subroutines both engines run, at their edges: empty strings, results
- * cut at strsize - 1 characters, every byte that is not a letter, the byte-order and dev_t
+ * cut at strsize characters, every byte that is not a letter, the byte-order and dev_t
  * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN,
  * substr with every out-of-range index and count, strchr and strrchr.
  */

@@ -1,4 +1,4 @@
-/* rawbytes dumps a string's record, strsize bytes: at most strsize - 1 characters, then NULs. */
+/* rawbytes dumps a string's record, strsize + 1 bytes: at most strsize characters, then NULs. */
 #pragma D option quiet
 #pragma D option rawbytes
 #pragma D option strsize=9

@@ -175,7 +175,7 @@ TEST_CASE("stringof a char array reads at most its bytes and a NUL, of a char po
   CHECK(read_sizes(begin_code(compiled_with_types("BEGIN { trace(stringof(curthread->comm)); }")),
                    BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{17});
   CHECK(read_sizes(begin_code(compiled_with_types("BEGIN { trace(stringof(curthread->name)); }")),
-                   BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{256});
+                   BPF_FUNC_probe_read_kernel_str) == std::vector<std::int32_t>{257});
 }
 
 // BEGIN and END run from an interrupt on CPU 0 unless they read their task (the driver's
@@ -272,19 +272,19 @@ TEST_CASE("a computed index into an array is bounds-checked, a constant one is n
 }
 
 // inet_ntoa6()'s text comes from two loops over the eight words (the longest run of zero words,
-// then the text), not unrolled: 415 instructions a call (2 of them the fault's pc and statement), of
-// which 32 clear the text (strsize 256) and 133 write an IPv4 address inside dotted, as inet_ntoa()
-// does in its 249.
+// then the text), not unrolled: 416 instructions a call (2 of them the fault's pc and statement), of
+// which 33 clear the text (strsize 256: 256 characters and a NUL, 264 bytes) and 133 write an IPv4
+// address inside dotted, as inet_ntoa() does in its 250.
 TEST_CASE("inet_ntoa6 and inet_ntop of a family known at run time cost a few hundred instructions",
           "[kernel][codegen]") {
   const auto size = [](const std::string& clause) { return begin_code(compiled("BEGIN { " + clause + " }")).size(); };
   const auto none = size("trace(arg0);");
-  CHECK(size("trace(inet_ntoa((void *)arg0));") - none == 249);
-  CHECK(size("trace(inet_ntoa6((void *)arg0));") - none == 415);
+  CHECK(size("trace(inet_ntoa((void *)arg0));") - none == 250);
+  CHECK(size("trace(inet_ntoa6((void *)arg0));") - none == 416);
   // Strict: and the stores of "::" and "::ffff:".
-  CHECK(size("trace(inet_ntop(AF_INET6, (void *)arg0));") - none == 424);
+  CHECK(size("trace(inet_ntop(AF_INET6, (void *)arg0));") - none == 425);
   // Either text into one place: the family's test, and inet_ntoa()'s code but the clearing.
-  CHECK(size("trace(inet_ntop(arg1, (void *)arg0));") - none == 643);
+  CHECK(size("trace(inet_ntop(arg1, (void *)arg0));") - none == 644);
 }
 
 // dtrace-utils names a fault's place as its BPF pc in the clause's own function; here a probe's

@@ -44,6 +44,9 @@ struct compile_options {
   /// The scratch bytes a clause has: scratchsize rounded up to 8, as dtrace-utils rounds it
   /// (alloca(N) and copyin() of a constant N beyond it are D_ALLOCA_SIZE).
   std::uint32_t scratch_bytes() const { return (scratchsize + 7) & ~7u; }
+  /// The bytes of a string's place: strsize characters and the NUL after them, as
+  /// dtrace-utils holds them (illumos holds strsize - 1 characters).
+  std::uint32_t string_bytes() const { return strsize + 1; }
 };
 
 /// Takes the stackframes, ustackframes, jstackframes and maxframes options (others are left alone).

@@ -181,7 +181,7 @@ struct expr {
     /// is read (a bad address faults, as DTrace's do).
     memory,
     /// The NUL-terminated string in kernel memory at kids[0] (a char array or char pointer), at
-    /// most strsize - 1 bytes of it (a bad address faults); value: 1 for a pointer alloca() or
+    /// most strsize bytes of it (a bad address faults); value: 1 for a pointer alloca() or
     /// copyin() gave, when the string must start and end (its NUL, or its last byte when cut)
     /// within the bytes taken, as dtrace-utils checks an alloca()'d pointer's reads.
     memory_string,

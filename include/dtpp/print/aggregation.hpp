@@ -23,7 +23,7 @@ namespace dtpp::print {
 struct print_options {
   sort_options sort;
   bool percpu = false;            ///< aggpercpu: a line per shard after each value
-  std::size_t strsize = 256;      ///< size of string records (for raw dumps of odd strings)
+  std::size_t strsize = 257;      ///< bytes of a string record, -x strsize and a NUL (for raw dumps)
   bool rawbytes = false;          ///< rawbytes: string keys (and trace()'s records) dumped as bytes
 };
 

@@ -1,5 +1,5 @@
 /* inet_ntoa6() and inet_ntop() of AF_INET6 fault on an address they cannot read, and their text
-   is cut at strsize - 1 characters (15 here). */
+   is cut at strsize characters (16 here). */
 #pragma D option quiet
 #pragma D option strsize=16
 
