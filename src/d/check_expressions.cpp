@@ -52,6 +52,12 @@ const std::vector<builtin_info>& builtins() {
   return table;
 }
 
+// The variables D gives and a program may read but not write: arg0 .. arg9 and the table's.
+bool is_builtin_name(const std::string& name) {
+  return (name.size() == 4 && name.rfind("arg", 0) == 0) ||
+         std::any_of(builtins().begin(), builtins().end(), [&](const builtin_info& b) { return name == b.name; });
+}
+
 }  // namespace
 
 std::optional<std::string> checker::macro_value(const std::string& name) {
@@ -251,6 +257,8 @@ expr checker::identifier(const std::string& name, ast::span where) {
     fail("D_UNKNOWN", name + " is not supported yet: it is the path of the task's fs->" + (name == "cwd" ? "pwd" : "root") +
                           ", which only fentry and LSM programs can build (bpf_d_path), and dtpp does not build it itself yet",
          where);
+  if (it == globals_.end() && (name == "args" || name == "uregs"))
+    fail("D_IDENT_BADREF", "array " + name + "[ ] may not be referenced without an index", where);
   if (it == globals_.end())
     fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
   return variable_ref(it->second, where);
@@ -419,6 +427,10 @@ expr checker::member(const ast::node_ptr& n, const type* assigned) {
 // array.
 bool checker::indexes_memory(const ast::node_ptr& n) {
   const auto& base = n->kids[0];
+  // this->x[k] of an undeclared x could only be an associative array, which a clause local is not.
+  if (base->kind == ast::node_kind::member && base->text == "->" && base->kids[0]->kind == ast::node_kind::identifier &&
+      base->kids[0]->text == "this" && !clause_locals_.contains(base->name))
+    fail("D_ARR_LOCAL", "local variables may not be used as associative arrays: this->" + base->name, n->where);
   const bool thread = base->kind == ast::node_kind::member && base->text == "->" &&
                       base->kids[0]->kind == ast::node_kind::identifier && base->kids[0]->text == "self";
   if (base->kind != ast::node_kind::identifier && !thread) return true;
@@ -456,6 +468,9 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
     if (n->kids.size() != 2)
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
     auto i = value(n->kids[1]);
+    if (!i.t.is_integer())
+      fail("D_PROTO_ARG", "args[ ] argument #1 is incompatible with prototype:\n\tprototype: int64_t\n\t argument: " +
+                              i.t.name, n->kids[1]->where);
     if (i.kind != kind_t::constant) fail("D_ARGS_IDX", "args[ ] index must be an integer constant", n->kids[1]->where);
     use_context_attributes(&provider_attributes::arguments);
     return probe_argument(i.value, n->where);
@@ -751,10 +766,8 @@ expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* 
     return index(n, assigned);
   }
   const auto& name = n->text;
-  const bool is_builtin = (name.size() == 4 && name.rfind("arg", 0) == 0) ||
-                          std::any_of(builtins().begin(), builtins().end(),
-                                      [&](const builtin_info& b) { return name == b.name; });
-  if (is_builtin) fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
+  // A built-in variable is an lvalue that is not writable, as dtrace-utils' cooking finds it.
+  if (is_builtin_name(name)) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
   auto it = globals_.find(name);
   if (it == globals_.end()) {
     if (!assigned) fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", n->where);
@@ -793,6 +806,10 @@ expr checker::assign(const ast::node_ptr& n) {
   const auto& op = n->text;
   if (n->kids[0]->kind == ast::node_kind::aggregation || (n->kids[0]->kind == ast::node_kind::index && n->kids[0]->kids[0]->kind == ast::node_kind::aggregation))
     fail("D_AGG_FUNC", "@" + aggregation_name(aggregation_node(n->kids[0])->text) + " must be assigned the result of an aggregating function", n->where);
+  // A compound assignment reads its target first: one never assigned is refused before the value.
+  const auto& to = n->kids[0];
+  if (op != "=" && to->kind == ast::node_kind::identifier && !globals_.contains(to->text) && !is_builtin_name(to->text))
+    fail("D_VAR_UNDEF", to->text + " has not yet been declared or assigned", to->where);
   // A whole struct or union is assigned to one of its type; arrays are not assigned, as in C.
   // (An array stays one until the target is known: `a = b` of two is D_OP_ARRFUN.)
   auto v = object(n->kids[1]);

@@ -113,6 +113,10 @@ std::optional<type> checker::declared_type(const std::string& name,
 }
 
 void checker::declare(const ast::declaration& d) {
+  if (d.scope.find(' ') != std::string::npos) {  // `self this int x;`: the grammar takes both words
+    error("D_DECL_CLASS", "only one storage class may be given in a declaration: " + d.scope, d.where);
+    return;
+  }
   if (split_stars(d.type) == std::pair<std::string, int>{"long double", 0}) {  // 16 bytes: no engine's values hold it
     error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
     return;

@@ -81,6 +81,7 @@ TEST_CASE("sites stay disabled without a program and after it stops", "[inproc]"
 
 TEST_CASE("thread-local variables are per thread, globals shared", "[inproc]") {
   const auto out = run(
+      "int total;\n"  // += reads it: D refuses one never declared or assigned
       "testapp:::request { self->start = arg0; total += arg0; }\n"
       "testapp:::response /self->start/ { @sum[self->start] = sum(arg0 - self->start); self->start = 0; }\n"
       "END { printf(\"total %d\\n\", total); }\n",

@@ -590,8 +590,12 @@ const auto declared_type = declared_type_name[([](auto& ctx) { last_of(x3::_val(
 // `name[N]...` or `name[type, ...]`, with `= expression` for an inline (the checker refuses it
 // elsewhere). An inline declares one name: a ',' after it is a syntax error, as in DTrace.
 x3::rule<class declaration, std::vector<ast::declaration>> const declaration = "declaration";
+// A second storage class (`self this int x;`) is kept, "self this", for the checker to refuse.
 const auto declaration_scope = [](const char* scope) {
-  return [scope](auto& ctx) { x3::_val(ctx).back().scope = scope; };
+  return [scope](auto& ctx) {
+    auto& kept = x3::_val(ctx).back().scope;
+    kept = kept.empty() ? scope : kept + " " + scope;
+  };
 };
 const auto declarator_tail =
     -(+array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] |
@@ -600,7 +604,7 @@ const auto declarator_tail =
 const auto declaration_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
-    -(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
+    *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
     declared_type >>
     identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })] >> declarator_tail >>
