@@ -49,7 +49,7 @@ inline std::string render(const diagnostic& d, const source_file& source,
   std::string out = options.program + ": ";
   out += options.script ? "failed to compile script " : "invalid probe specifier ";
   out += source.name() + ": ";
-  if (options.errtags) out += "[" + d.tag + "] ";
+  if (options.errtags && !d.tag.empty()) out += "[" + d.tag + "] ";  // the lexer's errors have no tag
   const std::string number = std::to_string(at.line - 1 + options.first_line);
   if (placed && !options.file.empty()) out += "\"" + options.file + "\", line " + number + ": ";
   else if (options.script && placed) out += "line " + number + ": ";

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -717,10 +718,25 @@ inline const char* not_supported_yet(const std::string& token) {
   return nullptr;
 }
 
+// Whether DTrace's parser takes `op` where it stands and stops at the token after it: an operator
+// that may start or continue an operand, followed by one that can neither follow it nor start one
+// (`i +- ;` stops at ";", `i /-= i` at "-=").
+inline bool stops_after(const std::string& op, const std::string& next) {
+  static const std::set<std::string> operand_operators = {"-", "+", "!", "~", "*", "&", "/", "%"};
+  static const std::set<std::string> enders = {";", ")", "}", "]", ",", "=", "+=", "-=", "*=", "/=",
+                                               "%=", "&=", "|=", "^=", "<<=", ">>="};
+  return operand_operators.contains(op) && enders.contains(next);
+}
+
 inline diagnostic syntax_error(const std::string& text, std::size_t at) {
-  const auto token = token_at(text, at);
   std::size_t begin = at;
   while (begin < text.size() && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  auto token = token_at(text, begin);
+  if (!token.empty() && stops_after(token, token_at(text, begin + token.size()))) {
+    begin += token.size();
+    while (begin < text.size() && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+    token = token_at(text, begin);
+  }
   // At the end DTrace names no token, and its line is the one after the last newline.
   if (token.empty())
     return {"D_SYNTAX", "syntax error near end of input",
@@ -742,8 +758,9 @@ inline std::vector<diagnostic> scan(const std::string& text) {
     };
     if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
       const auto end = text.find("*/", i + 2);
-      if (end == std::string::npos) {
-        errors.push_back({"D_SYNTAX", "end-of-file encountered before matching */", here(2)});
+      if (end == std::string::npos) {  // where the lexer meets the end, untagged, as DTrace's lexer says it
+        const auto eof = static_cast<std::uint32_t>(text.size());
+        errors.push_back({"", "end-of-file encountered before matching */", {eof, eof}});
         return errors;
       }
       i = end + 1;
@@ -1075,6 +1092,11 @@ parse_result parse(const source_file& source) {
     if (lexical && at <= lexical->where.begin) lexical_item = at;
     if (text[at] == '#' && (at == 0 || text[at - 1] == '\n' || text[at - 1] == ' ' || text[at - 1] == '\t')) {
       const auto eol = std::min(text.find('\n', at), text.size());
+      if (eol == text.size()) {  // DTrace's lexer ends a control line at its newline only
+        result.errors.push_back({"", "end-of-file encountered before end of control line",
+                                 {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(eol)}});
+        break;
+      }
       detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
                              result.program, result.errors);
       at = eol;

@@ -1,0 +1,13 @@
+BEGIN
+{
+	i = 0;
+	i +- ;
+}
+BEGIN
+{
+	i /-= i;
+}
+BEGIN
+{
+	i = !;
+}
