@@ -602,13 +602,20 @@ const auto declarator_tail =
     -(+array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] |
       ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).back().keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).back().value = x3::_attr(ctx); })]);
+const auto declared_name = identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
+// `self x;` and `this x;`: a storage class without a type declares an int, as in C.
+const auto scope_without_type = [](auto& ctx) {
+  auto& d = x3::_val(ctx).back();
+  x3::_pass(ctx) = !d.scope.empty();
+  d.type = "int";
+  d.record = nullptr;
+};
 const auto declaration_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
-    declared_type >>
-    identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })] >> declarator_tail >>
+    ((declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > declarator_tail) > ';') | ';')];
 BOOST_SPIRIT_DEFINE(declaration)

@@ -1,0 +1,5 @@
+self x;
+BEGIN
+{
+	self->x = execname;
+}
