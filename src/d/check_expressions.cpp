@@ -833,7 +833,12 @@ expr checker::assign(const ast::node_ptr& n) {
   if (op == "=") v = null_as_string(std::move(v), target.t);
   const bool floats = target.t.is_floating() || v.t.is_floating();
   // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
-  if (target.t.is_string() != v.t.is_string() || (floats && op == "="))
+  // A pointer and an integer meet only through a cast, but for a NULL (constant 0) pointer, as
+  // dtrace-utils' dt_node_is_ptrcompat() takes them.
+  const bool null = v.kind == kind_t::constant && v.value == 0;
+  const bool to_pointer = pointed_to(target.t).has_value();
+  const bool pointer_mix = op == "=" && to_pointer != pointed_to(v.t).has_value() && !(to_pointer && null);
+  if (target.t.is_string() != v.t.is_string() || (floats && op == "=") || pointer_mix)
     incompatible_operands(target.t.name, op, v.t.name, n->where);
   if (floats) {
     if (op == "+=" || op == "-=")
