@@ -600,6 +600,16 @@ expr checker::call(const ast::node_ptr& n) {
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
     if (s->id == id::strtok && i == 0 && is_null(a)) continue;
     const auto want = *named_type(s->params[i], options_.string_bytes());
+    // A char pointer or array is the string where it points (alloca()'d bytes checked against
+    // what was taken), and any other NULL string is read there too, faulting at 0
+    // (DTRACEFLT_BADADDR), as dtrace-utils reads them.
+    if (want.is_string() && is_null(a)) {
+      const auto where = a.where;
+      a = memory_string(cast_to(std::move(a), integer_type("char *", 8, false)), where, false);
+    } else if (want.is_string() && !a.t.is_string() && holds_chars(a.t, a.where)) {
+      const auto where = a.where;
+      a = memory_string(std::move(a), where, holds_scratch(n->kids[i + 1]));
+    }
     // bcopy() copies a string's bytes too, as dtrace-utils' does.
     const bool string_bytes = s->id == id::bcopy && i == 0 && a.t.is_string();
     if (!string_bytes && (want.is_string() != a.t.is_string() || a.t.is_void() || a.t.is_floating() || !fits_pointer_parameter(want, a)))
