@@ -669,8 +669,13 @@ void checker::action_setopt(const call_site& c) {
   const auto& args = c.args;
   const auto count = args.size();
   if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
+  // A value that is no string breaks the prototype (char *); a string computed when the probe
+  // fires, the need for a constant.
   for (std::size_t i = 0; i < count; ++i)
-    if (args[i]->kind != ast::node_kind::string) incompatible(c, i, "string constant", value(args[i]).t.name);
+    if (args[i]->kind != ast::node_kind::string) {
+      const auto given = value(args[i]).t;
+      incompatible(c, i, given.is_string() ? "string constant" : "char *", given.name);
+    }
   c.st.kind = ir::action::setopt;
   c.st.format = args[0]->text;
   if (count == 2) c.st.args.push_back(value(args[1]));

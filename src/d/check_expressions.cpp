@@ -624,7 +624,7 @@ expr checker::call(const ast::node_ptr& n) {
              n->kids[i + 1]->where);
     if ((s->id == id::alloca && i == 0) || (s->id == id::copyin && i == 1))
       if (a.kind == kind_t::constant && static_cast<std::uint64_t>(a.value) > options_.scratch_bytes())
-        fail("D_ALLOCA_SIZE", name + "(" + std::to_string(a.value) + ") size larger than scratchsize " + std::to_string(options_.scratch_bytes()),
+        fail("D_ALLOCA_SIZE", name + "(" + std::to_string(static_cast<std::uint64_t>(a.value)) + ") size larger than scratchsize " + std::to_string(options_.scratch_bytes()),
              n->where);
     // inet_ntoa6()'s second argument picks the code at compile time, as in dtrace-utils.
     if (s->id == id::inet_ntoa6 && i == 1 && a.kind != kind_t::constant)
