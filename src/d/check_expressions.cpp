@@ -372,9 +372,13 @@ expr checker::object(const ast::node_ptr& n) {
       return size_of(*t, n->where);
     }
     case ast::node_kind::sizeof_expr: {
-      // sizeof(name) of a typedef's name: the grammar cannot tell it from a variable's.
-      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && types_.declares(k->text))
-        return size_of(*types_.find(k->text), n->where);
+      // sizeof(name) of a typedef's name (one declared, or one of D's own: ipaddr_t): the grammar
+      // cannot tell it from a variable's.
+      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier) {
+        if (types_.declares(k->text)) return size_of(*types_.find(k->text), n->where);
+        if (const auto t = named_type(k->text, options_.string_bytes()); t && !globals_.contains(k->text))
+          return size_of(*t, n->where);
+      }
       return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);

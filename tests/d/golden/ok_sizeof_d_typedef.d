@@ -1,0 +1,5 @@
+BEGIN
+{
+	trace(sizeof(ipaddr_t));
+	trace(sizeof(uint64_t));
+}
