@@ -135,29 +135,28 @@ void checker::clause(const ast::clause& c) {
   clause_arguments_.reset();
   statement_attributes_ = {};
   const auto actions_errors = result_.errors.size();
-  std::uint32_t offset = 0;
-  clause_actions done;
-  for (const auto& s : c.statements) {
-    try {
-      auto st = statement(s);
-      check_order(done, st);
-      for (auto& r : st.records) {
-        const auto align = std::min<std::uint32_t>(std::max<std::uint32_t>(r.size, 1), 8);
-        offset = (offset + align - 1) / align * align;
-        r.offset = offset;
-        offset += r.size;
+  const auto check_actions = [&] {
+    std::uint32_t offset = 0;
+    clause_actions done;
+    out.statements.clear();
+    for (const auto& s : c.statements) {
+      try {
+        auto st = statement(s);
+        check_order(done, st);
+        for (auto& r : st.records) {
+          const auto align = std::min<std::uint32_t>(std::max<std::uint32_t>(r.size, 1), 8);
+          offset = (offset + align - 1) / align * align;
+          r.offset = offset;
+          offset += r.size;
+        }
+        out.statements.push_back(std::move(st));
+      } catch (const failed&) {
       }
-      out.statements.push_back(std::move(st));
-    } catch (const failed&) {
     }
-  }
-  out.data_size = offset;
-  set_buffer_extent(out);
-  // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
-  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`). Its
-  // errors are still reported in source order, before the actions'.
-  if (c.predicate) {
-    const auto predicate_errors = result_.errors.size();
+    out.data_size = offset;
+    set_buffer_extent(out);
+  };
+  const auto check_predicate = [&] {
     try {
       auto p = value(c.predicate);
       if (!p.t.is_integer() && !p.t.is_string())
@@ -165,6 +164,23 @@ void checker::clause(const ast::clause& c) {
       out.predicate = std::move(p);
     } catch (const failed&) {
     }
+  };
+  check_actions();
+  // The predicate is checked after the actions, as DTrace cooks them (dt_cook_clause): it may
+  // read a variable that only the clause's own actions create (`/n == 0/ { n = 1; }`). Its
+  // errors are still reported in source order, before the actions'. When the actions' first
+  // error is a variable not known yet, DTrace tries again with the predicate first, which may
+  // create it (`/x++ == 0/ { exit(x); }`).
+  const auto first_error_is = [&](std::size_t at, std::string_view tag) {
+    return result_.errors.size() > at && result_.errors[at].tag == tag;
+  };
+  if (c.predicate && (first_error_is(actions_errors, "D_IDENT_UNDEF") || first_error_is(actions_errors, "D_VAR_UNDEF"))) {
+    result_.errors.resize(actions_errors);
+    check_predicate();
+    check_actions();
+  } else if (c.predicate) {
+    const auto predicate_errors = result_.errors.size();
+    check_predicate();
     std::rotate(result_.errors.begin() + static_cast<std::ptrdiff_t>(actions_errors),
                 result_.errors.begin() + static_cast<std::ptrdiff_t>(predicate_errors), result_.errors.end());
   }

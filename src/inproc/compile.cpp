@@ -667,6 +667,7 @@ class compiler {
     compiled_clause out;
     out.clause = &c;
     out.statement = statement_id;
+    clause_id_ = c.id;
     pc_ = 0;
     out.needs_lock = needs_lock(c);
     out.uses_scratch = ir::uses_scratch(c);
@@ -893,8 +894,8 @@ class compiler {
             return value{0, probe_.info.function};
           case builtin::probename:
             return value{0, probe_.info.name};
-          case builtin::epid:
-            return value{0, {}};
+          case builtin::epid:  // the clause, as the firing's records name it
+            return value{clause_id_, {}};
           case builtin::id:
             return value{probe_.info.id, {}};
           default:
@@ -1509,6 +1510,7 @@ class compiler {
   const expr* made_root_ = nullptr;  // compiled as runner::made_element: place()'s root
   const bound_probe& probe_;
   std::uint32_t pc_ = 0;  // operations of the clause compiled so far
+  std::uint32_t clause_id_ = 0;  // the clause compiled: its epid
 };
 
 compiled_clause compile_clause(engine::state& st, const bound_probe& probe, const ir::clause& c,
