@@ -372,13 +372,10 @@ expr checker::object(const ast::node_ptr& n) {
       return size_of(*t, n->where);
     }
     case ast::node_kind::sizeof_expr: {
-      // sizeof(name) of a typedef's name (one declared, or one of D's own: ipaddr_t): the grammar
-      // cannot tell it from a variable's.
-      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier) {
-        if (types_.declares(k->text)) return size_of(*types_.find(k->text), n->where);
-        if (const auto t = named_type(k->text, options_.string_bytes()); t && !globals_.contains(k->text))
-          return size_of(*t, n->where);
-      }
+      // sizeof(name) of a typedef's name (one declared, one of D's own such as ipaddr_t, or the
+      // kernel's such as rwlock_t): the grammar cannot tell it from a variable's.
+      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
+        if (const auto t = find_type(k->text)) return size_of(*t, n->where);
       return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);
@@ -549,6 +546,7 @@ expr checker::call(const ast::node_ptr& n) {
       "mutex_owner", "mutex_type_adaptive", "mutex_type_spin", "ntohl", "ntohll", "ntohs",
       "rw_iswriter", "rw_read_held", "rw_write_held"};
   if (evolving.count(name)) use_attributes({evolving_, evolving_, common_});
+  if (name.rfind("mutex_", 0) == 0 || name.rfind("rw_", 0) == 0) return lock_query(n);
   using id = ir::subroutine;
   static const subroutine table[] = {
       {id::strlen, "size_t", {"string"}, 1},          {id::strjoin, "string", {"string", "string"}, 2},
@@ -636,6 +634,72 @@ expr checker::call(const ast::node_ptr& n) {
     e.kids.push_back(want.is_string() || string_bytes ? std::move(a) : cast_to(std::move(a), want));
   }
   e.t = symbol_type(s->id).value_or(*named_type(s->result, options_.string_bytes()));
+  return e;
+}
+
+namespace {
+
+ast::node_ptr syntax(ast::node_kind kind, std::string text, std::vector<ast::node_ptr> kids, ast::span where,
+                     std::string member = {}) {
+  auto n = std::make_shared<ast::node>();
+  n->kind = kind;
+  n->text = std::move(text);
+  n->name = std::move(member);
+  n->where = where;
+  for (const auto& k : kids) n->depth = std::max(n->depth, k->depth + 1);
+  n->kids = std::move(kids);
+  return n;
+}
+
+}  // namespace
+
+// The lock subroutines as dtrace-utils computes them on Linux, written as D over the lock's own
+// words so that both the kernel's reads and their faults are those of `->`: a mutex's owner word
+// holds its task with three flag bits below; a queued rwlock's count holds the readers above bit 9,
+// a waiting writer at bit 8 and a writer in the low byte. Linux's mutexes are all adaptive.
+expr checker::lock_query(const ast::node_ptr& n) {
+  using ast::node_kind;
+  const auto& name = n->kids[0]->text;
+  const bool is_mutex = name.rfind("mutex_", 0) == 0;
+  static const std::set<std::string_view> known = {"mutex_owned", "mutex_owner", "mutex_type_adaptive", "mutex_type_spin",
+                                                   "rw_read_held", "rw_write_held", "rw_iswriter"};
+  if (!known.count(name)) fail("D_FUNC_UNDEF", "undefined function name: " + name, n->kids[0]->where);
+  if (n->kids.size() != 2) prototype_mismatch(name, n->kids.size() - 1, 1, "", n->where);
+  const auto& lock = n->kids[1];
+  const std::string parameter = is_mutex ? "struct mutex *" : "rwlock_t *";
+  const auto a = value(lock);
+  const auto incompatible = [&] {
+    fail("D_PROTO_ARG", name + "( ) argument #1 is incompatible with prototype:\n\tprototype: " + parameter +
+                            "\n\t argument: " + a.t.name,
+         lock->where);
+  };
+  if (!a.t.is_integer()) incompatible();
+  kernel_types(name + "( )", n->where);
+  if (!fits_pointer_parameter(*named_type(parameter, options_.string_bytes()), a)) incompatible();
+  const auto w = n->where;
+  const auto integer = [&](const char* digits) { return syntax(node_kind::integer, digits, {}, w); };
+  const auto word = [&](std::vector<std::string> path) {
+    auto e = syntax(node_kind::member, "->", {syntax(node_kind::cast, parameter, {lock}, w)}, w, path[0]);
+    for (std::size_t i = 1; i < path.size(); ++i) e = syntax(node_kind::member, ".", {e}, w, path[i]);
+    return syntax(node_kind::cast, "unsigned long", {e}, w);
+  };
+  const auto masked = [&](ast::node_ptr e, const char* mask) { return syntax(node_kind::binary, "&", {e, integer(mask)}, w); };
+  const auto as = [&](const char* t, ast::node_ptr e) { return syntax(node_kind::cast, t, {e}, w); };
+  ast::node_ptr d;
+  if (name == "mutex_owner" || name == "mutex_owned") {
+    const auto owner = masked(word({"owner", "counter"}), "0xfffffffffffffff8UL");
+    d = name == "mutex_owner" ? as("struct task_struct *", owner)
+                              : syntax(node_kind::binary, "==", {owner, as("unsigned long", syntax(node_kind::identifier, "curthread", {}, w))}, w);
+  } else if (name == "mutex_type_adaptive" || name == "mutex_type_spin") {
+    // The lock is still evaluated, for what it does: `lock && 0` is 0, `(lock && 0) || 1` is 1.
+    d = syntax(node_kind::binary, "&&", {lock, integer("0")}, w);
+    if (name == "mutex_type_adaptive") d = syntax(node_kind::binary, "||", {d, integer("1")}, w);
+  } else {
+    const auto count = word({"raw_lock", "cnts", "counter"});
+    d = as("int", masked(count, name == "rw_read_held" ? "0xfffffe00" : name == "rw_write_held" ? "0xff" : "0x1ff"));
+  }
+  auto e = value(d);
+  e.where = w;
   return e;
 }
 

@@ -90,13 +90,15 @@ type pointer_to(const type& t) {
 // of the type table's (a struct or union with one '*': a pointer to it).
 std::optional<type> checker::find_type(const std::string& name) {
   const auto [base, stars] = split_stars(name);
-  if (!names_struct_or_union(base) && !types_.declares(base))
-    if (auto t = named_type(name, options_.string_bytes())) return t;
-  if (stars > 1) return std::nullopt;
-  auto t = types_.find(base);
-  if (!t || stars == 0) return t;
-  if (!t->is_object() || t->id == 0) return std::nullopt;  // pointers to a typedef's integers: not yet
-  return pointer_to(*t);
+  const auto strsize = options_.string_bytes();
+  const bool declared = names_struct_or_union(base) || types_.declares(base);
+  if (!declared && named_type(base, strsize)) return named_type(name, strsize);  // D's own: int, char *, ipaddr_t
+  const auto t = stars <= 1 ? types_.find(base) : std::nullopt;  // a declared one, or the kernel's (rwlock_t)
+  if (t && stars == 0) return t;
+  if (t && t->is_object() && t->id != 0) return pointer_to(*t);
+  // Any other pointer to a name D does not declare is an address, as D's own pointers are;
+  // pointers to a declared typedef's integers are not taken yet.
+  return declared || stars == 0 ? std::nullopt : named_type(name, strsize);
 }
 
 // The type of a declaration, member, typedef, cast or sizeof: the one it names, or the anonymous

@@ -240,6 +240,7 @@ class checker {
   expr value_of(expr e, ast::span where);  // ... of an expression object() gave
   expr object(const ast::node_ptr& n);  // a value, or a struct, union or array (its address)
   expr call(const ast::node_ptr& n);
+  expr lock_query(const ast::node_ptr& n);
   expr prefix(const ast::node_ptr& n);
   expr increment(const ast::node_ptr& n, bool is_prefix);
   expr assign(const ast::node_ptr& n);
