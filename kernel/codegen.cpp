@@ -3262,6 +3262,7 @@ class builder {
         return;
       case kind_t::call: return call(e, depth);
       case kind_t::memory: return memory(e, depth);
+      case kind_t::string_character: return string_character(e, depth);
       default: break;
     }
     refuse(e);
@@ -3485,6 +3486,23 @@ class builder {
     e_.load(r0, r10, temp(depth));
     if (const auto c = comparison(op, e.kids[0].t.is_signed)) return compare(c);
     arithmetic(op, e.t.is_signed, depth + 1);
+  }
+
+  // s[i]: the string's byte i as a char. A string's place is zero-padded past its NUL, so from
+  // there to its last byte (strsize) it is 0; before or past those, "index out of bounds". The
+  // index is taken first: it then waits in a slot, not over the string's place.
+  void string_character(const expr& e, int depth) {
+    eval(e.kids[1], depth);
+    e_.store(r10, temp(depth), r0);
+    const auto s = eval_string(e.kids[0], depth + 1);
+    e_.load(r1, r10, temp(depth));
+    const auto ok = e_.make_label();
+    e_.jump_if(BPF_JLT, r1, static_cast<std::int32_t>(e.kids[0].t.size), ok);  // unsigned: negative too
+    fault(fault_bad_index, temp(depth));
+    e_.bind(ok);
+    byte_address(r2, s, r1);
+    e_.load(r0, r2, 0, 1);
+    e_.extend(r0, 1, true);
   }
 
   // An element's byte offset (r1) into an array (e.kids[0]) at a computed index: past the last

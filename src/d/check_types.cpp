@@ -425,9 +425,20 @@ expr checker::address_of(const ast::node_ptr& n) {
 // (D_ARR_BOUNDS), a computed one by the engine (the add's `value`, the element's size).
 expr checker::element_of(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
+  if (base.t.is_string() && n->kids.size() == 2) {
+    auto i = value(n->kids[1]);
+    if (!i.t.is_integer() || i.t.is_pointer()) fail("D_OP_INT", "operator [ ] requires an operand of integral type", n->kids[1]->where);
+    expr e;
+    e.kind = kind_t::string_character;
+    e.t = integer_type("char", 1, true);
+    e.where = n->where;
+    e.kids.push_back(std::move(base));
+    e.kids.push_back(cast_to(std::move(i), integer_type("int64_t", 8, true)));
+    return e;
+  }
   const bool array = base.t.kind == type::category::array;
   if (n->kids.size() != 2) {
-    if (array && base.kind == kind_t::variable)
+    if ((array || base.t.is_string()) && base.kind == kind_t::variable)
       fail("D_ARR_BADREF", "cannot access scalar " + base.text + " as an associative array", n->where);
     fail("D_UNKNOWN", "indexing this expression is not supported yet", n->where);
   }

@@ -57,6 +57,7 @@ std::string show(const expr& e) {
     // *(type)(address + offset): what a member access or `*` reads.
     case kind_t::memory: return "*(" + e.t.name + ")(" + show(e.kids[0]) + " + " + std::to_string(e.value) + ")";
     case kind_t::memory_string: return "stringof(" + show(e.kids[0]) + ")";
+    case kind_t::string_character: return show(e.kids[0]) + "[" + show(e.kids[1]) + "]";
   }
   return "?";
 }

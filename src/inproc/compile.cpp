@@ -1017,6 +1017,16 @@ class compiler {
         return naming_pc(pc, memory_read(e));
       case kind_t::memory_string:
         return naming_pc(pc, memory_string(e));
+      // s[i]: a string's characters, then NULs up to its last byte (strsize); past those, or
+      // before the first, the index is out of bounds.
+      case kind_t::string_character:
+        return naming_pc(pc, [s = compile(e.kids[0]), i = compile(e.kids[1]), bytes = e.kids[0].t.size](runner& r) {
+          const auto text = s(r).s;
+          const auto index = i(r).i;
+          if (index < 0 || static_cast<std::uint64_t>(index) >= bytes) throw fault_signal{fault_kind::bad_index, index};
+          const auto at = static_cast<std::size_t>(index);
+          return value{at < text.size() ? static_cast<signed char>(text[at]) : 0, {}};
+        });
       case kind_t::constant:
       case kind_t::string:
         break;  // fixed() took them

@@ -185,6 +185,10 @@ struct expr {
     /// copyin() gave, when the string must start and end (its NUL, or its last byte when cut)
     /// within the bytes taken, as dtrace-utils checks an alloca()'d pointer's reads.
     memory_string,
+    /// The character kids[1] (an integer) of the string kids[0], as D reads a string as an array
+    /// of char: 0 from its NUL to its last byte (strsize); before or past those, DTrace's "index
+    /// out of bounds" fault, with the index.
+    string_character,
   } kind = kind_t::constant;
   type t;
   /// constant: the value; memory: the offset; binary add of an array's address (kids[0]) and a
