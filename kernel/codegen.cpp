@@ -1295,6 +1295,7 @@ class builder {
       case ir::subroutine::inet_ntoa6:  // strict when the constant second argument is not 0
         return inet_ntoa6(e.kids[0], depth, e.kids.size() > 1 && e.kids[1].value != 0);
       case ir::subroutine::inet_ntop: return inet_ntop(e, depth);
+      case ir::subroutine::link_ntop: return link_ntop(e, depth);
       case ir::subroutine::strlen:
       case ir::subroutine::strtoll:
       case ir::subroutine::htons:
@@ -1365,6 +1366,59 @@ class builder {
     ipv4_text(text, depth + 1);
     e_.bind(done);
     return end_address_text(text);
+  }
+
+  // link_ntop(type, addr) as dtrace-utils makes it: an Ethernet address (ARPHRD_ETHER, 1) is its
+  // 6 bytes, an InfiniBand one (ARPHRD_INFINIBAND, 32) its 20, two lowercase hexadecimal digits
+  // each between colons; any other type is an illegal operation, with the type.
+  place link_ntop(const expr& e, int depth) {
+    constexpr std::int32_t ethernet = 1, infiniband = 32, longest = 20;
+    constexpr std::uint32_t text_bytes = 3 * longest;  // "xx:" a byte, the last one's NUL
+    eval(e.kids[0], depth);
+    e_.store(r10, temp(depth), r0);
+    const auto known = e_.make_label(), ethernet_text = e_.make_label(), done = e_.make_label();
+    e_.jump_if(BPF_JEQ, r0, ethernet, known);
+    e_.jump_if(BPF_JEQ, r0, infiniband, known);
+    fault(fault_illegal_operation, temp(depth));
+    e_.bind(known);
+    eval(e.kids[1], depth + 1);
+    const place bytes{r7, s_.allocate(24)};
+    const place text{r7, s_.allocate(std::max(l_.strsize, text_bytes))};
+    zero(text, std::max(l_.strsize, text_bytes));
+    const auto hexadecimal = [&](std::int32_t count) {
+      read_address(bytes.base, off16(bytes.offset), count, depth + 1);
+      for (std::int32_t i = 0; i < count; ++i) {
+        if (i > 0) e_.store_imm(text.base, off16(text.offset + 3 * i - 1), ':', 1);
+        e_.load(r5, bytes.base, off16(bytes.offset + i), 1);
+        e_.mov(r1, r5);
+        e_.alu(BPF_RSH, r1, 4);
+        hex_digit(text, 3 * i);
+        e_.mov(r1, r5);
+        e_.alu(BPF_AND, r1, 15);
+        hex_digit(text, 3 * i + 1);
+      }
+    };
+    e_.load(r1, r10, temp(depth));
+    e_.jump_if(BPF_JEQ, r1, ethernet, ethernet_text);
+    hexadecimal(longest);
+    e_.jump(done);
+    e_.bind(ethernet_text);
+    hexadecimal(6);
+    e_.bind(done);
+    for (auto cut = l_.string_chars; cut < text_bytes; ++cut) e_.store_imm(text.base, off16(text.offset + cut), 0, 1);
+    return text;
+  }
+
+  // The hexadecimal digit for r1 (0 to 15) at the text's byte `at`, without a jump: '0' + r1,
+  // and 39 more ('a' - '0' - 10) when 9 - r1 is negative.
+  void hex_digit(place text, std::uint32_t at) {
+    e_.mov(r2, 9);
+    e_.alu(BPF_SUB, r2, r1);
+    e_.alu(BPF_RSH, r2, 63);
+    e_.alu(BPF_MUL, r2, 'a' - '0' - 10);
+    e_.alu(BPF_ADD, r2, '0');
+    e_.alu(BPF_ADD, r2, r1);
+    e_.store(text.base, off16(text.offset + at), r2, 1);
   }
 
   // An address's text is written at r4, its end, which moves past a character only when it
@@ -3446,6 +3500,7 @@ class builder {
       case ir::subroutine::inet_ntoa:
       case ir::subroutine::inet_ntoa6:
       case ir::subroutine::inet_ntop:
+      case ir::subroutine::link_ntop:
       case ir::subroutine::action:
         break;
     }

@@ -569,6 +569,7 @@ expr checker::call(const ast::node_ptr& n) {
       {id::umod, "uintptr_t", {"uintptr_t"}, 1},     {id::copyin, "void *", {"uintptr_t", "size_t"}, 2},
       {id::alloca, "void *", {"size_t"}, 1},         {id::inet_ntoa, "string", {"ipaddr_t *"}, 1},
       {id::inet_ntoa6, "string", {"struct in6_addr *", "int"}, 1}, {id::inet_ntop, "string", {"int", "void *"}, 2},
+      {id::link_ntop, "string", {"int", "void *"}, 2},
       {id::bcopy, "void", {"void *", "void *", "size_t"}, 3},  {id::copyinto, "void", {"uintptr_t", "size_t", "void *"}, 3}};
   const subroutine* s = nullptr;
   for (const auto& entry : table)
@@ -598,10 +599,18 @@ expr checker::call(const ast::node_ptr& n) {
   e.function = s->id;
   e.where = n->where;
   for (std::size_t i = 0; i < count; ++i) {
-    auto a = value(n->kids[i + 1]);
+    const auto want = *named_type(s->params[i], options_.string_bytes());
+    auto a = object(n->kids[i + 1]);
+    // An array passed for a pointer is its address, as in C, where its elements are what the
+    // pointer points to (any, for void *).
+    const auto element = a.t.kind == type::category::array ? types_.element(a.t.id) : std::nullopt;
+    const auto wanted = pointed_to(want);
+    if (element && !want.is_string() && want.name.back() == '*' && (!wanted || wanted->is_void() || wanted->name == element->name))
+      a.t = want;
+    else
+      a = value_of(std::move(a), n->kids[i + 1]->where);
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.
     if (s->id == id::strtok && i == 0 && is_null(a)) continue;
-    const auto want = *named_type(s->params[i], options_.string_bytes());
     // A char pointer or array is the string where it points (alloca()'d bytes checked against
     // what was taken), and any other NULL string is read there too, faulting at 0
     // (DTRACEFLT_BADADDR), as dtrace-utils reads them.

@@ -86,6 +86,9 @@ constexpr library_inline register_names[] = {
 // The address families inet_ntop() takes (dtrace-utils' net.d).
 constexpr library_inline address_families[] = {{"AF_INET", 2}, {"AF_INET6", 10}};
 
+// The hardware address types link_ntop() takes (dtrace-utils' net.d, Linux's if_arp.h).
+constexpr library_inline hardware_types[] = {{"ARPHRD_ETHER", 1}, {"ARPHRD_INFINIBAND", 32}};
+
 // The fault codes an ERROR clause sees in arg4 (dtrace-utils' faults_defines.h).
 constexpr library_inline fault_names[] = {
     {"DTRACEFLT_UNKNOWN", 0},    {"DTRACEFLT_BADADDR", 1},   {"DTRACEFLT_BADALIGN", 2},
@@ -113,7 +116,7 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
   for (const auto& table :
        {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names),
         std::span<const library_inline>(fault_names), std::span<const library_inline>(register_names),
-        std::span<const library_inline>(address_families)})
+        std::span<const library_inline>(address_families), std::span<const library_inline>(hardware_types)})
     for (const auto& c : table)
       if (name == c.name) {
         value = c.value;

@@ -102,6 +102,17 @@ inline std::string ipv4_text(const std::uint8_t* b) {
   return text;
 }
 
+// link_ntop(): a hardware address's bytes, two lowercase hexadecimal digits each, between colons.
+inline std::string link_text(const std::uint8_t* b, std::size_t count) {
+  std::string text;
+  for (std::size_t i = 0; i < count; ++i) {
+    char digits[4];
+    std::snprintf(digits, sizeof digits, i == 0 ? "%02x" : ":%02x", b[i]);
+    text += digits;
+  }
+  return text;
+}
+
 // inet_ntoa6() as dtrace-utils': eight hexadecimal words, the first of the longest runs of two or
 // more zero words written "::". An IPv4 address inside (five zero words and 0xffff, six zero words
 // and a nonzero one, or seven and a last word above 1) is dotted alone, or, when `strict`
@@ -493,6 +504,15 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
         constexpr std::int64_t af_inet6 = 10;
         if (a[0].i == af_inet6) return clip(ipv6_text(read_bytes<16>(a[1].i), true), n);
         return clip(ipv4_text(read_bytes<4>(a[1].i).data()), n);
+      };
+    // link_ntop(type, addr): an Ethernet address's 6 bytes or an InfiniBand one's 20; any other
+    // type is an illegal operation, as in dtrace-utils.
+    case id::link_ntop:
+      return [](args a, size n) {
+        constexpr std::int64_t ethernet = 1, infiniband = 32;
+        if (a[0].i == ethernet) return clip(link_text(read_bytes<6>(a[1].i).data(), 6), n);
+        if (a[0].i == infiniband) return clip(link_text(read_bytes<20>(a[1].i).data(), 20), n);
+        throw fault_signal{fault_kind::illegal_operation, a[0].i};
       };
     case id::rand:
       return [](args, size) {

@@ -100,7 +100,7 @@ enum class subroutine : std::uint8_t {
   strlen, strjoin, substr, strchr, strrchr, strstr, strtok, index, rindex, lltostr, copyinstr,
   basename, dirname, cleanpath, toupper, tolower, strtoll, htons, htonl, htonll, ntohs, ntohl,
   ntohll, getmajor, getminor, rand, progenyof, speculation, stack, ustack,
-  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca, inet_ntoa, inet_ntoa6, inet_ntop,
+  sym, func, mod, usym, ufunc, uaddr, umod, copyin, alloca, inet_ntoa, inet_ntoa6, inet_ntop, link_ntop,
   bcopy,     ///< kids: source, destination (in scratch), size; void
   copyinto,  ///< kids: user address, size, destination (in scratch); void
   action,  ///< an action (trace, printf ...) used as a value: void, which every context refuses
@@ -151,6 +151,7 @@ inline std::string_view name(subroutine s) {
     case subroutine::inet_ntoa: return "inet_ntoa";
     case subroutine::inet_ntoa6: return "inet_ntoa6";
     case subroutine::inet_ntop: return "inet_ntop";
+    case subroutine::link_ntop: return "link_ntop";
     case subroutine::bcopy: return "bcopy";
     case subroutine::copyinto: return "copyinto";
     case subroutine::action: return "action";
