@@ -438,7 +438,8 @@ bool checker::indexes_memory(const ast::node_ptr& n) {
   if (!thread && (base->text == "uregs" || base->text == "args")) return false;
   const auto& table = thread ? thread_locals_ : globals_;
   const auto it = table.find(thread ? base->name : base->text);
-  return it != table.end() && result_.program.variables[it->second].keys.empty();
+  if (it == table.end()) return !thread && is_builtin_name(base->text);  // execname[0]
+  return result_.program.variables[it->second].keys.empty();
 }
 
 // args[N], and associative arrays a[k...] (created by assignment).
