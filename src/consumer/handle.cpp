@@ -76,14 +76,14 @@ handle::~handle() = default;
 std::vector<engine::factory> handle::default_engines() { return {inproc::engine_factory()}; }
 
 program handle::compile(std::string_view text, std::vector<std::string> arguments) {
-  return compile(d::source_file("<string>", std::string(text)), "dtpp", std::move(arguments));
+  return compile(d::source_file("<string>", std::string(text)), false, "dtpp", std::move(arguments));
 }
 
 program handle::compile_file(const std::string& path, std::vector<std::string> arguments) {
-  return compile(d::source_file(path, read_text_file(path)), path, std::move(arguments));
+  return compile(d::source_file(path, read_text_file(path)), true, path, std::move(arguments));
 }
 
-program handle::compile(const d::source_file& source, std::string zero,
+program handle::compile(const d::source_file& source, bool script_file, std::string zero,
                         std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), std::move(zero));
   auto options = compiling(options_, std::move(arguments));
@@ -98,7 +98,7 @@ program handle::compile(const d::source_file& source, std::string zero,
     }
     throw compile_error(text, std::move(errors));
   };
-  auto parsed = d::parse(source);
+  auto parsed = d::parse(source, script_file);
   if (!parsed.errors.empty())
     refuse(std::move(parsed.errors), [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
 

@@ -303,7 +303,7 @@ compile_result check(const ast::program& program, const source_file& source,
 }
 
 compile_result compile(const source_file& source, const compile_options& options) {
-  auto parsed = parse(source);
+  auto parsed = parse(source, options.script_file);
   if (!parsed.errors.empty()) return {{}, std::move(parsed.errors)};
   return check(parsed.program, source, options);
 }

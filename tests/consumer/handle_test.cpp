@@ -436,6 +436,21 @@ TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {
     run(q, out.get());
     CHECK(out.text() == std::string(path) + " world\n");
   }
+  SECTION("a file's probe description needs a predicate or actions; a string's stands alone") {
+    char path[] = "/tmp/dtpp_handle_testXXXXXX";
+    const int fd = ::mkstemp(path);
+    REQUIRE(fd >= 0);
+    const std::string script = "BEGIN\n";
+    REQUIRE(::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size()));
+    ::close(fd);
+    CHECK_THROWS_WITH(h.compile_file(path),
+                      "dtpp: failed to compile script " + std::string(path) +
+                          ": [D_SYNTAX] line 1: expected predicate and/or actions following probe description\n"
+                          "    1 | BEGIN\n"
+                          "      | ^~~~~\n");
+    ::unlink(path);
+    CHECK(h.compile("BEGIN").name == "<string>");
+  }
   SECTION("a file that cannot be read is an errno error") {
     try {
       (void)h.compile_file("/nonexistent/x.d");

@@ -196,7 +196,7 @@ class handle {
   print::print_options print_options() const;
 
  private:
-  program compile(const d::source_file& source, std::string zero, std::vector<std::string> arguments);
+  program compile(const d::source_file& source, bool script_file, std::string zero, std::vector<std::string> arguments);
   agg::live_aggregation& live_aggregation(std::string_view name);
   session& running(const char* operation) const;
 

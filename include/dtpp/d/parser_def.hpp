@@ -1072,7 +1072,7 @@ inline void read_directive(const std::string& line, std::uint32_t at, ast::progr
 
 }  // namespace detail
 
-parse_result parse(const source_file& source) {
+parse_result parse(const source_file& source, bool script_file) {
   namespace x3 = boost::spirit::x3;
   const std::string& text = source.text();
   parse_result result;
@@ -1165,6 +1165,13 @@ parse_result parse(const source_file& source) {
       if (x3::phrase_parse(it, text.cend(), parser, parser::skipper, c)) {
         c.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(it - text.cbegin())};
         at = static_cast<std::size_t>(it - text.cbegin());
+        // In a file, what follows a bare description is a mistake (`BEGIN exit(0); }`), not the
+        // next clause; only a command line's `-n BEGIN` stands alone. Skipped as a broken clause.
+        if (script_file && !c.predicate && !c.has_body) {
+          result.errors.push_back({"D_SYNTAX", "expected predicate and/or actions following probe description", c.probes.front().where});
+          at = std::max(detail::clause_end(text, start), at);
+          continue;
+        }
         result.program.items.emplace_back(std::move(c));
         continue;
       }
