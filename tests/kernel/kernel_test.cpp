@@ -101,6 +101,15 @@ struct gated_child {
       ::_exit(4);
     }
     ::close(gate[0]);
+    // Ready once blocked reading the gate (system call 0): a child scheduled late would enter
+    // that read after the probes are attached, one more read counted (seen on a loaded machine).
+    const auto syscall_file = "/proc/" + std::to_string(pid) + "/syscall";
+    for (int i = 0; i < 10000; ++i) {
+      std::string number;
+      std::ifstream(syscall_file) >> number;
+      if (number == "0") break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   }
   int run() {
     (void)!::write(gate[1], "g", 1);

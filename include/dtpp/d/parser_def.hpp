@@ -530,12 +530,14 @@ const auto statement_action = [](auto& ctx) { x3::_val(ctx).statements.push_back
 const auto body_action = [](auto& ctx) { x3::_val(ctx).has_body = true; };
 
 x3::rule<class clause, ast::clause> const clause = "clause";
-// The actions fill the clause; omit keeps X3 from also moving attributes into it.
+// The actions fill the clause; omit keeps X3 from also moving attributes into it. A statement's
+// comma operator (`a = 1, b = 2;`) evaluates its operands in order and drops their values: each
+// is a statement of its own.
 const auto clause_def = x3::omit[
     probe_text[probe_action] % ',' >>
     -('/' > expression[predicate_action] > '/') >>
     -(x3::lit('{')[body_action] >
-      *(x3::lit(';') | (expression[statement_action] > (x3::lit(';') | &x3::lit('}')))) > '}')];
+      *(x3::lit(';') | ((expression[statement_action] % ',') > (x3::lit(';') | &x3::lit('}')))) > '}')];
 BOOST_SPIRIT_DEFINE(clause)
 
 // `[N]` (N as written; empty for `[]`) of an array's declaration.
