@@ -1074,12 +1074,55 @@ inline void read_directive(const std::string& line, std::uint32_t at, ast::progr
 
 }  // namespace detail
 
+namespace detail {
+
+// The text with each control line inside braces (`#pragma D option quiet` in a clause's body)
+// read and blanked: DTrace's lexer takes a control line wherever a line starts with '#'. Blanks
+// keep every position, which the diagnostics name.
+inline std::string with_body_directives_read(const std::string& text, ast::program& program,
+                                             std::vector<diagnostic>& errors) {
+  std::string out = text;
+  int depth = 0;
+  bool line_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      line_start = true;
+      continue;
+    }
+    if (line_start && (c == ' ' || c == '\t')) continue;
+    const bool first = line_start;
+    line_start = false;
+    if (first && c == '#' && depth > 0) {
+      const auto eol = text.find('\n', i);
+      if (eol == std::string::npos) break;  // the parser reports a control line the text ends in
+      read_directive(text.substr(i, eol - i), static_cast<std::uint32_t>(i), program, errors);
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(eol), ' ');
+      i = eol - 1;
+    } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '*' || text[i + 1] == '/')) {
+      const auto end = text[i + 1] == '*' ? text.find("*/", i + 2) : text.find('\n', i);
+      if (end == std::string::npos) break;
+      i = text[i + 1] == '*' ? end + 1 : end - 1;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && depth > 0) {
+      --depth;
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
 parse_result parse(const source_file& source, bool script_file) {
   namespace x3 = boost::spirit::x3;
-  const std::string& text = source.text();
   parse_result result;
-  result.errors = detail::scan(text);
+  result.errors = detail::scan(source.text());
   if (!result.errors.empty()) return result;
+  const auto text = detail::with_body_directives_read(source.text(), result.program, result.errors);
   // DTrace stops at the first error: one its lexer finds by counting brackets replaces those the
   // parser reports from the item (clause, declaration, control line) it is in onwards.
   const auto lexical = detail::bracket_error(text);
