@@ -1093,11 +1093,13 @@ inline std::string with_body_directives_read(const std::string& text, ast::progr
     if (line_start && (c == ' ' || c == '\t')) continue;
     const bool first = line_start;
     line_start = false;
-    if (first && c == '#' && depth > 0) {
+    if (first && c == '#') {  // a control line's text is not D's: its braces do not count
       const auto eol = text.find('\n', i);
       if (eol == std::string::npos) break;  // the parser reports a control line the text ends in
-      read_directive(text.substr(i, eol - i), static_cast<std::uint32_t>(i), program, errors);
-      std::fill(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(eol), ' ');
+      if (depth > 0) {
+        read_directive(text.substr(i, eol - i), static_cast<std::uint32_t>(i), program, errors);
+        std::fill(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(eol), ' ');
+      }
       i = eol - 1;
     } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '*' || text[i + 1] == '/')) {
       const auto end = text[i + 1] == '*' ? text.find("*/", i + 2) : text.find('\n', i);
