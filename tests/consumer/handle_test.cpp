@@ -33,6 +33,16 @@ std::string command_test(const std::string& file) {
   return std::string(DTPP_TEST_DATA) + "/../command/" + file;
 }
 
+// A new file in /tmp holding `text`: its path, which the caller unlinks.
+std::string script_file(const std::string& text) {
+  char path[] = "/tmp/dtpp_handle_testXXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  ::close(fd);
+  return path;
+}
+
 // Seed 000's program: fifteen samples of stddev() under three keys, then exit(0).
 const std::string stddev_script = command_test("run_seed_stddev.d");
 
@@ -419,36 +429,26 @@ TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {
                     "      |             ^\n");
 
   SECTION("compile_file names the file and gives $0") {
-    char path[] = "/tmp/dtpp_handle_testXXXXXX";
-    const int fd = ::mkstemp(path);
-    REQUIRE(fd >= 0);
-    const std::string script = "BEGIN { printf(\"%s %s\\n\", $$0, $$1); exit(0); }\n";
-    REQUIRE(::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size()));
-    ::close(fd);
+    const auto path = script_file("BEGIN { printf(\"%s %s\\n\", $$0, $$1); exit(0); }\n");
     handle q;
     q.setopt("quiet");
     const auto prog = q.compile_file(path, {"world"});
-    ::unlink(path);
+    ::unlink(path.c_str());
     CHECK(prog.name == path);
     q.exec(prog);
     q.go();
     memory_file out;
     run(q, out.get());
-    CHECK(out.text() == std::string(path) + " world\n");
+    CHECK(out.text() == path + " world\n");
   }
   SECTION("a file's probe description needs a predicate or actions; a string's stands alone") {
-    char path[] = "/tmp/dtpp_handle_testXXXXXX";
-    const int fd = ::mkstemp(path);
-    REQUIRE(fd >= 0);
-    const std::string script = "BEGIN\n";
-    REQUIRE(::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size()));
-    ::close(fd);
+    const auto path = script_file("BEGIN\n");
     CHECK_THROWS_WITH(h.compile_file(path),
-                      "dtpp: failed to compile script " + std::string(path) +
+                      "dtpp: failed to compile script " + path +
                           ": [D_SYNTAX] line 1: expected predicate and/or actions following probe description\n"
                           "    1 | BEGIN\n"
                           "      | ^~~~~\n");
-    ::unlink(path);
+    ::unlink(path.c_str());
     CHECK(h.compile("BEGIN").name == "<string>");
   }
   SECTION("a file that cannot be read is an errno error") {
