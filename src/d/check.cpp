@@ -41,6 +41,12 @@ void set_buffer_extent(ir::clause& c) {
 
 compile_result checker::run(const ast::program& program) {
   if (options_.types) options_.types->compile_begins();
+  // DTrace's lexer expands macro references: one not defined is reported before anything the
+  // checker would find, and alone.
+  if (auto undefined = first_undefined_macro(program)) {
+    result_.errors.push_back(std::move(*undefined));
+    return std::move(result_);
+  }
   for (const auto& item : program.items) {
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
     else if (const auto* l = std::get_if<ast::library_dependency>(&item)) depend(*l);
@@ -68,6 +74,24 @@ compile_result checker::run(const ast::program& program) {
           diagnostic::nowhere);
   }
   return std::move(result_);
+}
+
+std::optional<diagnostic> checker::first_undefined_macro(const ast::program& program) {
+  std::optional<diagnostic> first;
+  const auto visit = [&](const auto& self, const ast::node_ptr& n) -> void {
+    if (!n) return;
+    if (n->kind == ast::node_kind::macro && !macro_text(n) && (!first || n->where.begin < first->where.begin))
+      first = undefined_macro(n);
+    for (const auto& k : n->kids) self(self, k);
+  };
+  for (const auto& item : program.items) {
+    if (const auto* d = std::get_if<ast::declaration>(&item)) visit(visit, d->value);
+    if (const auto* c = std::get_if<ast::clause>(&item)) {
+      visit(visit, c->predicate);
+      for (const auto& s : c->statements) visit(visit, s);
+    }
+  }
+  return first;
 }
 
 void checker::error(std::string tag, std::string message, ast::span where) {

@@ -82,17 +82,28 @@ std::optional<std::string> checker::macro_value(const std::string& name) {
   return std::nullopt;
 }
 
-expr checker::macro(const ast::node_ptr& n) {
+// What a macro reference ($1, $$target) stands for: its value, or "" or "0" for a missing
+// argument under defaultargs; none when it is not defined.
+std::optional<std::string> checker::macro_text(const ast::node_ptr& n) {
   const bool as_string = n->text.size() > 1 && n->text[1] == '$';
   const auto name = n->text.substr(as_string ? 2 : 1);
-  const bool is_argument = std::isdigit(static_cast<unsigned char>(name[0]));
-  auto v = macro_value(name);
+  if (auto v = macro_value(name)) return v;
+  if (std::isdigit(static_cast<unsigned char>(name[0])) && options_.defaultargs) return as_string ? "" : "0";
+  return std::nullopt;
+}
+
+diagnostic checker::undefined_macro(const ast::node_ptr& n) {
+  const bool is_argument = std::isdigit(static_cast<unsigned char>(n->text[n->text[1] == '$' ? 2 : 1]));
+  return {"D_MACRO_UNDEF", std::string(is_argument ? "macro argument " : "macro variable ") + n->text + " is not defined",
+          n->where};
+}
+
+expr checker::macro(const ast::node_ptr& n) {
+  const bool as_string = n->text.size() > 1 && n->text[1] == '$';
+  const auto v = macro_text(n);
   if (!v) {
-    if (is_argument && options_.defaultargs) v = as_string ? "" : "0";
-    else
-      fail("D_MACRO_UNDEF", std::string(is_argument ? "macro argument " : "macro variable ") +
-                                n->text + " is not defined",
-           n->where);
+    result_.errors.push_back(undefined_macro(n));
+    throw failed{};
   }
   if (as_string) return string_constant(*v, n->where);
   // $N: an integer when it reads as one, else an identifier, else a string.

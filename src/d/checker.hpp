@@ -203,6 +203,9 @@ class checker {
 
   std::optional<std::string> macro_value(const std::string& name);
   expr macro(const ast::node_ptr& n);
+  std::optional<std::string> macro_text(const ast::node_ptr& n);
+  diagnostic undefined_macro(const ast::node_ptr& n);
+  std::optional<diagnostic> first_undefined_macro(const ast::program& program);
   expr string_constant(std::string s, ast::span where);
   static bool is_null(const expr& v);  // NULL, or any integer constant 0
   bool fits_pointer_parameter(const type& parameter, const expr& argument);
