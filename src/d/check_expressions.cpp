@@ -82,24 +82,39 @@ std::optional<std::string> checker::macro_value(const std::string& name) {
   return std::nullopt;
 }
 
-// What a macro reference ($1, $$target) stands for: its value, or "" or "0" for a missing
-// argument under defaultargs; none when it is not defined.
-std::optional<std::string> checker::macro_text(const ast::node_ptr& n) {
+namespace {
+
+// A macro reference as written: `$$1` is argument 1 as a string; `$target` a macro variable.
+struct macro_reference {
+  bool as_string;
+  std::string name;
+  bool is_argument() const { return std::isdigit(static_cast<unsigned char>(name[0])) != 0; }
+};
+
+macro_reference reference_of(const ast::node_ptr& n) {
   const bool as_string = n->text.size() > 1 && n->text[1] == '$';
-  const auto name = n->text.substr(as_string ? 2 : 1);
-  if (auto v = macro_value(name)) return v;
-  if (std::isdigit(static_cast<unsigned char>(name[0])) && options_.defaultargs) return as_string ? "" : "0";
+  return {as_string, n->text.substr(as_string ? 2 : 1)};
+}
+
+}  // namespace
+
+// What a macro reference stands for: its value, or "" or "0" for a missing argument under
+// defaultargs; none when it is not defined.
+std::optional<std::string> checker::macro_text(const ast::node_ptr& n) {
+  const auto r = reference_of(n);
+  if (auto v = macro_value(r.name)) return v;
+  if (r.is_argument() && options_.defaultargs) return r.as_string ? "" : "0";
   return std::nullopt;
 }
 
 diagnostic checker::undefined_macro(const ast::node_ptr& n) {
-  const bool is_argument = std::isdigit(static_cast<unsigned char>(n->text[n->text[1] == '$' ? 2 : 1]));
-  return {"D_MACRO_UNDEF", std::string(is_argument ? "macro argument " : "macro variable ") + n->text + " is not defined",
+  return {"D_MACRO_UNDEF",
+          std::string(reference_of(n).is_argument() ? "macro argument " : "macro variable ") + n->text + " is not defined",
           n->where};
 }
 
 expr checker::macro(const ast::node_ptr& n) {
-  const bool as_string = n->text.size() > 1 && n->text[1] == '$';
+  const bool as_string = reference_of(n).as_string;
   const auto v = macro_text(n);
   if (!v) {
     result_.errors.push_back(undefined_macro(n));
