@@ -5,7 +5,8 @@
 #   scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR AREA...
 #
 # DTU_DIR is a dtrace-utils checkout (or its test/unittest directory); AREA names a directory
-# under test/unittest (aggs, printf, actions/printf ...). One line per test, then totals.
+# under test/unittest (aggs, printf, actions/printf ...) or one test (aggs/tst.max.d). One line
+# per test, then totals.
 # Tests whose programs use probes other than BEGIN, END, ERROR, tick-N and profile-N are
 # skipped as SKIP(probe); with -k those using syscall, tracepoint, sched, proc or io probes run too (they need
 # root) and are counted apart.
@@ -22,7 +23,7 @@ usage: scripts/conformance.sh [-d DTPP] [-o RESULTS] [-t SECONDS] [-k] DTU_DIR A
   -k          also run tests using syscall/tracepoint/sched/proc/io probes (kernel engine, needs root)
   DTU_DIR     a dtrace-utils checkout (branch devel), or its test/unittest directory
   AREA        a directory under test/unittest: aggs, printf, actions/printf, ...; or demo
-              (test/demo, the DTrace Guide's examples)
+              (test/demo, the DTrace Guide's examples); or one test: aggs/tst.max.d
 EOF
     exit 2
 }
@@ -530,7 +531,7 @@ for area in "$@"; do
     # demo is test/demo, the DTrace Guide's examples, which runtest.sh runs as well.
     dir=test/unittest/$area
     [[ $area == demo || $area == demo/* ]] && dir=test/$area
-    if [[ ! -d $dir ]]; then
+    if [[ ! -e $dir ]]; then
         echo "conformance.sh: no area $dir" >&2
         continue
     fi

@@ -51,10 +51,15 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   return std::nullopt;
 }
 
+// DTrace's conversions, not C's: the result has the larger operand's size and is unsigned when an
+// operand of that size is, with no promotion to int first (dt_type_promote ranks by bits, then
+// signedness), so that `(unsigned char)254 + (char)3` is an unsigned char, 1.
 type promote(const type& a, const type& b) {
-  const auto size = std::max<std::uint32_t>({a.size, b.size, 4});
+  const auto size = std::max(a.size, b.size);
   const bool is_unsigned = (a.size == size && !a.is_signed) || (b.size == size && !b.is_signed);
-  if (size == 4) return is_unsigned ? integer_type("unsigned int", 4, false) : int_type();
+  if (size == 1) return is_unsigned ? integer_type("unsigned char", 1, false) : integer_type("char", 1, true);
+  if (size == 2) return is_unsigned ? integer_type("unsigned short", 2, false) : integer_type("short", 2, true);
+  if (size <= 4) return is_unsigned ? integer_type("unsigned int", 4, false) : int_type();
   return is_unsigned ? integer_type("unsigned long", 8, false) : integer_type("long", 8, true);
 }
 

@@ -38,7 +38,7 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
 /// segment registers x86-64's pt_regs lacks and numbers no name has.
 std::optional<std::uint32_t> user_register_slot(std::int64_t index);
 
-// The usual arithmetic conversions on D's integers.
+// The arithmetic conversions on D's integers (DTrace's: no promotion to int).
 type promote(const type& a, const type& b);
 
 class checker {
