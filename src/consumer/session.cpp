@@ -197,13 +197,17 @@ void session::carry_out(const ir::statement& s, const engine::firing& f) {
       settle_speculation(static_cast<std::uint32_t>(read_record(s.records[0], data).as_signed()),
                          s.kind == ir::action::commit);
       return;
-    case ir::action::setopt:  // from here on, as libdtrace's does; a refusal changes nothing
-      if (s.args.empty())
-        (void)options_.set(s.format, std::nullopt, true);
-      else
-        (void)options_.set(s.format, s.args[0].text, true);
+    case ir::action::setopt: {  // from here on, as libdtrace's does; a refusal changes nothing
+      const auto value = s.args.empty() ? std::optional<std::string_view>() : std::string_view(s.args[0].text);
+      if (const auto refused = options_.set(s.format, value, true)) {
+        // libdtrace's message ends in a newline of its own: a blank line follows it.
+        report_library_fault(f, "couldn't set option \"" + s.format + "\" to \"" + std::string(value.value_or("1")) +
+                                    "\": " + std::string(refused->message) + "\n");
+        return;
+      }
       options_changed();
       return;
+    }
     default:
       return;
   }
@@ -235,16 +239,21 @@ void session::reopen(std::FILE* out, const ir::statement& s, const engine::firin
   if (fd < 0 || (first_out_ < 0 && (first_out_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 0)) < 0)) {
     const int why = out_fd < 0 ? EBADF : errno;
     if (fd >= 0) ::close(fd);
-    const auto& probe = engine::probe_with_id(engine_->probes(), f.probe);
-    std::uint32_t statement = 0;
-    for (std::size_t i = 0; i < probe.clauses.size(); ++i)
-      if (probe.clauses[i] + 1 == f.epid) statement = probe.statements[i];
-    report_fault({f.epid, f.probe, statement, 0, engine::fault_kind::library, 0,
-                  "couldn't freopen() \"" + name + "\": " + std::strerror(why)});
+    report_library_fault(f, "couldn't freopen() \"" + name + "\": " + std::strerror(why));
     return;
   }
   (void)::dup2(fd, out_fd);
   ::close(fd);
+}
+
+// An action the consumer could not carry out is a fault of the clause that asked for it, as
+// libdtrace's dt_handle_liberr() reports it.
+void session::report_library_fault(const engine::firing& f, std::string message) {
+  const auto& probe = engine::probe_with_id(engine_->probes(), f.probe);
+  std::uint32_t statement = 0;
+  for (std::size_t i = 0; i < probe.clauses.size(); ++i)
+    if (probe.clauses[i] + 1 == f.epid) statement = probe.statements[i];
+  report_fault({f.epid, f.probe, statement, 0, engine::fault_kind::library, 0, std::move(message)});
 }
 
 // A speculative firing waits for its commit() or discard(); what does not fit in specsize

@@ -97,6 +97,7 @@ class session {
   void run_system(std::FILE* out, const ir::statement& s, const engine::firing& f);
   void reopen(std::FILE* out, const ir::statement& s, const engine::firing& f);
   void report_fault(const engine::fault& f);
+  void report_library_fault(const engine::firing& f, std::string message);
   void settle_speculation(std::uint32_t id, bool commit);
   void report_faults();
   void report_drops();
