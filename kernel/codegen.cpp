@@ -2898,26 +2898,37 @@ class builder {
   // bcopy(from, to, size) and copyinto(uaddr, size, to): size bytes into what alloca() took.
   // A size over scratchsize is DTrace's "invalid size"; a destination outside the taken bytes,
   // or an unreadable source, an invalid address. bcopy() from scratch reads only taken bytes.
+  // The arguments are evaluated in their order before anything is checked, as in DTrace: the
+  // source into temp(depth + 1) (a string's place kept above it), the destination into
+  // temp(depth + 2), the size (evaluated above both) into temp(depth).
   void copy_to_scratch(const expr& e, int depth) {
     const bool user = e.function == ir::subroutine::copyinto;
     const auto& from = e.kids[0];
     const auto& to = e.kids[user ? 2 : 1];
     const auto& size = e.kids[user ? 1 : 2];
-    const auto sized = e_.make_label();
-    eval(size, depth);
-    e_.store(r10, temp(depth), r0);
-    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(p_.scratchsize), sized);
-    fault(fault_bad_size, temp(depth));
-    e_.bind(sized);
     if (from.t.is_string()) {
       pointer(r0, eval_string(from, depth + 1));
     } else {
       eval(from, depth + 1);
     }
     e_.store(r10, temp(depth + 1), r0);
+    const auto destination = [&] {
+      eval(to, depth + 2);
+      e_.store(r10, temp(depth + 2), r0);
+    };
+    if (!user) destination();
+    eval(size, depth + 3);
+    e_.store(r10, temp(depth), r0);
+    if (user) destination();
+    const auto sized = e_.make_label();
+    e_.load(r0, r10, temp(depth));
+    e_.jump_if(BPF_JLE, r0, static_cast<std::int32_t>(p_.scratchsize), sized);
+    fault(fault_bad_size, temp(depth));
+    e_.bind(sized);
     if (!user && !from.t.is_string()) {
       // From scratch: the source's bytes must have been taken too.
       const auto outside = e_.make_label();
+      e_.load(r0, r10, temp(depth + 1));
       e_.load(r2, r7, scratch_base_word());
       e_.alu(BPF_SUB, r0, r2);
       e_.jump_if(BPF_JGE, r0, static_cast<std::int32_t>(2 * p_.scratchsize), outside);
@@ -2928,8 +2939,6 @@ class builder {
       fault(fault_bad_size, temp(depth));
       e_.bind(outside);
     }
-    eval(to, depth + 2);
-    e_.store(r10, temp(depth + 2), r0);
     scratch_pointer(temp(depth + 2), 0, temp(depth));
     e_.load(r2, r7, scratch_base_word());
     e_.load(r1, r10, temp(depth + 2));

@@ -1495,16 +1495,18 @@ class compiler {
   // size, dest): size bytes into what alloca() or copyin() took. A size over scratchsize is an
   // invalid size, a destination outside the bytes taken or an unreadable source an invalid
   // address; bcopy() from scratch reads only bytes taken.
+  // The arguments are evaluated in their order before anything is checked, as in DTrace.
   compiled_expr copy_call(const expr& e) {
     const bool user = e.function == ir::subroutine::copyinto;
-    const auto& source = e.kids[0];
-    return [from = compile(source), to = compile(e.kids[user ? 2 : 1]), size = compile(e.kids[user ? 1 : 2]),
-            from_string = source.t.is_string(), user](runner& r) {
+    return [first = compile(e.kids[0]), second = compile(e.kids[1]), third = compile(e.kids[2]),
+            from_string = e.kids[0].t.is_string(), user](runner& r) {
+      const auto src = first(r);
+      const auto b = second(r).i;
+      const auto c = third(r).i;
       auto& scratch = scratch::mine();
-      const auto n = scratch.copy_size(size(r).i);
-      const auto src = from(r);
+      const auto n = scratch.copy_size(user ? b : c);
       if (!user && !from_string) scratch.check_source(src.i, n);
-      auto* dest = scratch.writable(to(r).i, n);
+      auto* dest = scratch.writable(user ? c : b, n);
       if (!from_string) {
         read_memory(dest, src.i, n);
       } else {  // the string's bytes, then the zeros that pad it
