@@ -301,10 +301,15 @@ expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
 
 // A value, or a stack: stack(), ustack() and jstack() are values only as aggregation keys and as the
 // arguments of trace() and printf(); elsewhere they are actions, of type void.
+namespace {
+bool is_stack_call(const ast::node_ptr& n) {
+  return n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
+         (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack" || n->kids[0]->text == "jstack");
+}
+}  // namespace
+
 expr checker::value_or_stack(const ast::node_ptr& n) {
-  if (n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
-      (n->kids[0]->text == "stack" || n->kids[0]->text == "ustack" || n->kids[0]->text == "jstack"))
-    return stack_call(n->kids[0]->text, n);
+  if (is_stack_call(n)) return stack_call(n->kids[0]->text, n);
   return value(n);
 }
 
@@ -394,8 +399,24 @@ void checker::action_trace(const call_site& c) {
   if (args.size() != 1) mismatch(c, 1, "");
   if (args[0]->kind == ast::node_kind::aggregation)
     fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
-  auto v = value_or_stack(args[0]);
-  if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", args[0]->where);
+  const auto& a = args[0];
+  const bool stack = is_stack_call(a);
+  auto v = stack ? value_or_stack(a) : object(a);
+  if (v.t.is_object()) {
+    // A struct, union or array (a char array too) is traced as its bytes, as dtrace-utils dumps
+    // it: tracemem() of the object's address (what an object evaluates to in both engines).
+    c.st.kind = ir::action::tracemem;
+    c.st.records.push_back({type{type::category::array, v.t.size, false, "char [" + std::to_string(v.t.size) + "]"}, 0, v.t.size});
+    expr size;
+    size.kind = kind_t::constant;
+    size.t = integer_type("size_t", 8, false);
+    size.value = v.t.size;
+    c.st.args.push_back(std::move(v));
+    c.st.args.push_back(std::move(size));
+    return;
+  }
+  if (!stack) v = value_of(std::move(v), a->where);
+  if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", a->where);
   c.st.kind = ir::action::trace;
   c.st.records.push_back({v.t, 0, v.t.is_string() ? options_.string_bytes() : v.t.size});
   c.st.args.push_back(std::move(v));
