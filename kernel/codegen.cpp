@@ -2570,8 +2570,15 @@ class builder {
       case builtin::id: return probe_id(r0);
       case builtin::curthread: call_on_task(BPF_FUNC_get_current_task); return;
       case builtin::uregs:
-        if (t_->type != target::kind::user_entry && t_->type != target::kind::user_return && t_->type != target::kind::usdt)
-          throw error("uregs[] is available in pid and USDT clauses only", e.where);
+        if (t_->type != target::kind::user_entry && t_->type != target::kind::user_return && t_->type != target::kind::usdt) {
+          // Elsewhere, the registers the task entered the kernel with, as dtrace-utils reads them:
+          // task_pt_regs() of the task (a BTF pointer, whose loads the kernel makes fault-safe).
+          call_on_task(BPF_FUNC_get_current_task_btf);
+          e_.mov(r1, r0);
+          e_.call(BPF_FUNC_task_pt_regs);
+          e_.load(r0, r0, off16(static_cast<std::uint32_t>(8 * e.value)));
+          return;
+        }
         e_.load(r0, r6, off16(static_cast<std::uint32_t>(8 * e.value)));
         // An entry probe placed past the function's endbr64 reports the function's own address.
         if (e.value == pt_regs_ip_slot && t_->type == target::kind::user_entry)

@@ -477,21 +477,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
                             base->kids[0]->kind == ast::node_kind::identifier &&
                             base->kids[0]->text == "self";
   if (indexes_memory(n)) return element_of(n);
-  if (base->text == "uregs") {
-    auto i = n->kids.size() == 2 ? value(n->kids[1]) : expr{};
-    if (n->kids.size() != 2 || i.kind != kind_t::constant)
-      fail("D_UNKNOWN", "uregs[ ] takes one integer constant index (a register name of regs.d: R_PC, R_SP, R_RAX ...)", n->where);
-    const auto slot = user_register_slot(i.value);
-    if (!slot) fail("D_UNKNOWN", "uregs[" + std::to_string(i.value) + "]: no such register on x86-64", n->kids[1]->where);
-    expr e;
-    e.kind = kind_t::builtin;
-    e.index = static_cast<std::uint32_t>(ir::builtin::uregs);
-    e.value = *slot;
-    e.t = integer_type("uint64_t", 8, false);
-    e.text = "uregs";
-    e.where = n->where;
-    return e;
-  }
+  if (base->text == "uregs") return user_register(n);
   if (base->text == "args") {
     if (n->kids.size() != 2)
       fail("D_PROTO_LEN", "args[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
@@ -736,6 +722,37 @@ expr checker::lock_query(const ast::node_ptr& n) {
   }
   auto e = value(d);
   e.where = w;
+  return e;
+}
+
+// uregs[R_...]: registers 0-20 are struct pt_regs's words (the probe's own in pid and USDT
+// clauses, elsewhere those the task entered the kernel with); 21-25 (R_DS, R_ES, R_FS, R_GS,
+// R_TRAPNO), which pt_regs lacks on x86-64, are read from the task's thread_struct, as
+// dtrace-utils reads them.
+expr checker::user_register(const ast::node_ptr& n) {
+  if (n->kids.size() != 2)
+    fail("D_PROTO_LEN", "uregs[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) + " args passed, 1 expected", n->where);
+  const auto i = value(n->kids[1]);
+  if (i.kind != kind_t::constant)
+    fail("D_PROTO_ARG", "uregs[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: " + i.t.name,
+         n->kids[1]->where);
+  if (i.value < 0 || i.value > 25) fail("D_UNKNOWN", "uregs[]: index out of bounds (" + std::to_string(i.value) + ")", n->where);
+  if (i.value > 20) {
+    static constexpr const char* members[] = {"ds", "es", "fsbase", "gsbase", "trap_nr"};
+    const auto w = n->where;
+    const auto thread = syntax(ast::node_kind::member, "->", {syntax(ast::node_kind::identifier, "curthread", {}, w)}, w, "thread");
+    auto e = value(syntax(ast::node_kind::cast, "uint64_t",
+                          {syntax(ast::node_kind::member, ".", {thread}, w, members[i.value - 21])}, w));
+    e.where = w;
+    return e;
+  }
+  expr e;
+  e.kind = kind_t::builtin;
+  e.index = static_cast<std::uint32_t>(ir::builtin::uregs);
+  e.value = i.value;
+  e.t = integer_type("uint64_t", 8, false);
+  e.text = "uregs";
+  e.where = n->where;
   return e;
 }
 

@@ -34,10 +34,6 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize);
 // The type and (in `value`) the value of a constant D's library declares: NULL, the errno names
 // (EIO ...) and the signal names (SIGINT ...) (library.cpp).
 std::optional<type> library_constant(std::string_view name, std::int64_t& value);
-/// The struct pt_regs slot (8-byte word) of uregs[index], for regs.d's names; none for the
-/// segment registers x86-64's pt_regs lacks and numbers no name has.
-std::optional<std::uint32_t> user_register_slot(std::int64_t index);
-
 // The arithmetic conversions on D's integers (DTrace's: no promotion to int).
 type promote(const type& a, const type& b);
 
@@ -244,6 +240,7 @@ class checker {
   expr object(const ast::node_ptr& n);  // a value, or a struct, union or array (its address)
   expr call(const ast::node_ptr& n);
   expr lock_query(const ast::node_ptr& n);
+  expr user_register(const ast::node_ptr& n);
   expr prefix(const ast::node_ptr& n);
   expr increment(const ast::node_ptr& n, bool is_prefix);
   expr assign(const ast::node_ptr& n);

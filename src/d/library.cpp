@@ -71,16 +71,16 @@ constexpr library_inline signal_names[] = {
     {"SIGXCPU", SIGXCPU}, {"SIGXFSZ", SIGXFSZ},
 };
 // dtrace-utils' regs.d for x86-64: the 64-bit registers in struct pt_regs's order (R_ERR is its
-// orig_ax), the segment registers pt_regs lacks, then the 32-bit names after R_GS + 1 in i386
-// pt_regs's order, and the generic aliases. uregs[] maps the 32-bit ones onto the 64-bit ones.
+// orig_ax), then the segment registers and trap number pt_regs lacks (read from the task's
+// thread_struct), and the 32-bit and generic names as aliases of the 64-bit ones.
 constexpr library_inline register_names[] = {
     {"R_R15", 0}, {"R_R14", 1}, {"R_R13", 2}, {"R_R12", 3}, {"R_RBP", 4}, {"R_RBX", 5},
     {"R_R11", 6}, {"R_R10", 7}, {"R_R9", 8}, {"R_R8", 9}, {"R_RAX", 10}, {"R_RCX", 11},
     {"R_RDX", 12}, {"R_RSI", 13}, {"R_RDI", 14}, {"R_ERR", 15}, {"R_RIP", 16}, {"R_CS", 17},
     {"R_RFL", 18}, {"R_RSP", 19}, {"R_SS", 20}, {"R_DS", 21}, {"R_ES", 22}, {"R_FS", 23},
-    {"R_GS", 24}, {"R_TRAPNO", 25}, {"R_EBX", 25}, {"R_ECX", 26}, {"R_EDX", 27}, {"R_ESI", 28},
-    {"R_EDI", 29}, {"R_EBP", 30}, {"R_EAX", 31}, {"R_EIP", 37}, {"R_EFL", 39}, {"R_ESP", 40},
-    {"R_PC", 37}, {"R_FP", 30}, {"R_SP", 40}, {"R_PS", 39}, {"R_R0", 31}, {"R_R1", 25},
+    {"R_GS", 24}, {"R_TRAPNO", 25}, {"R_EBX", 5}, {"R_ECX", 11}, {"R_EDX", 12}, {"R_ESI", 13},
+    {"R_EDI", 14}, {"R_EBP", 4}, {"R_EAX", 10}, {"R_EIP", 16}, {"R_EFL", 18}, {"R_ESP", 19},
+    {"R_PC", 16}, {"R_FP", 4}, {"R_SP", 19}, {"R_PS", 18}, {"R_R0", 10}, {"R_R1", 5},
 };
 
 // The address families inet_ntop() takes (dtrace-utils' net.d).
@@ -100,13 +100,6 @@ constexpr library_inline fault_names[] = {
 
 }  // namespace
 
-std::optional<std::uint32_t> user_register_slot(std::int64_t index) {
-  // i386 pt_regs after R_GS + 1: bx cx dx si di bp ax ds es fs gs orig_ax ip cs flags sp ss.
-  static constexpr int from_i386[] = {5, 11, 12, 13, 14, 4, 10, -1, -1, -1, -1, 15, 16, 17, 18, 19, 20};
-  if (index >= 0 && index <= 20) return static_cast<std::uint32_t>(index);
-  if (index >= 25 && index < 25 + 17 && from_i386[index - 25] >= 0) return static_cast<std::uint32_t>(from_i386[index - 25]);
-  return std::nullopt;
-}
 
 std::optional<type> library_constant(std::string_view name, std::int64_t& value) {
   if (name == "NULL") {  // `inline long NULL = 0;`

@@ -1101,8 +1101,8 @@ class compiler {
 
   // What engine::kernel_engine_only() names: the process has no kernel memory to read.
   static engine_error kernel_only(const expr& e) {
-    return engine_error("the kernel's types and memory (curthread, struct members) are not available to the "
-                        "in-process engine",
+    return engine_error("the kernel's types, memory and registers (curthread, struct members, uregs[]) are not "
+                        "available to the in-process engine",
                         e.where);
   }
 
@@ -1121,9 +1121,8 @@ class compiler {
     switch (static_cast<builtin>(e.index)) {
       case builtin::curthread:
       case builtin::probe_record:
-        throw kernel_only(e);
       case builtin::uregs:
-        throw engine_error("uregs[] is available in the kernel engine's pid and USDT clauses only", e.where);
+        throw kernel_only(e);
       case builtin::arg:
         return [n = static_cast<std::size_t>(e.value)](runner& r) {
           return value{n < r.args.size() ? r.args[n] : 0, {}};

@@ -213,6 +213,6 @@ TEST_CASE("the kernel's types stay the kernel engine's", "[inproc][scratch]") {
   auto result = d::compile(source, options);
   REQUIRE(result.errors.empty());
   CHECK_THROWS_WITH(inproc::engine(result.program),
-                    Catch::Contains("the kernel's types and memory (curthread, struct members) are not available to "
-                                    "the in-process engine"));
+                    Catch::Contains("the kernel's types, memory and registers (curthread, struct members, uregs[]) are "
+                                    "not available to the in-process engine"));
 }

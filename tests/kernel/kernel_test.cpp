@@ -640,8 +640,8 @@ TEST_CASE("a program reading kernel memory runs in the kernel, BEGIN too, and th
   consumer::handle h(kernel::engines());
   h.setopt("engine", "inproc");
   CHECK_THROWS_WITH(h.exec(h.compile("BEGIN { trace(curthread->pid); }")),
-                    Catch::Contains("the kernel's types and memory (curthread, struct members) are not available to "
-                                    "the in-process engine"));
+                    Catch::Contains("the kernel's types, memory and registers (curthread, struct members, uregs[]) are "
+                                    "not available to the in-process engine"));
 }
 
 TEST_CASE("stores through pointers land in alloca()'d scratch only, bcopy() and its faults, per clause") {

@@ -59,14 +59,16 @@ inline ir::type_table* types_of(std::span<const factory> engines) {
 }
 
 /// Whether an expression reads the memory of a type_table's types (curthread, a kernel struct's
-/// member, stringof a char array in one): only the engine that gave those types can. Memory of
-/// the types a program declares, and scratch memory, every engine has.
+/// member, stringof a char array in one) or the task's registers (uregs[]): only the engine that
+/// gave those types can. Memory of the types a program declares, and scratch memory, every
+/// engine has.
 inline bool reads_table_memory(const ir::expr& e) {
   using kind = ir::expr::kind_t;
   using ir::builtin;
   if (e.kind == kind::builtin)
     return e.index == static_cast<std::uint32_t>(builtin::curthread) ||
-           e.index == static_cast<std::uint32_t>(builtin::probe_record);
+           e.index == static_cast<std::uint32_t>(builtin::probe_record) ||
+           e.index == static_cast<std::uint32_t>(builtin::uregs);
   return (e.kind == kind::memory || e.kind == kind::memory_string) &&
          (ir::names_table_type(e.t) || ir::names_table_type(e.kids[0].t));
 }
