@@ -607,10 +607,14 @@ class builder {
         }
         e_.mov(r2, static_cast<std::int32_t>(s.records[0].size));
         if (s.args.size() > 2) {
-          const auto all = e_.make_label();
+          const auto all = e_.make_label(), none = e_.make_label();
           e_.jump_if(BPF_JGE, r0, r2, all);  // unsigned
+          e_.jump_if(BPF_JEQ, r0, 0, none);  // nothing shown is nothing read (pcap() of NULL)
           e_.mov(r2, r0);
           e_.bind(all);
+          read_object(s.records[0]);
+          e_.bind(none);
+          return true;
         }
         read_object(s.records[0]);
         return true;

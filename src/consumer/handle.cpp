@@ -52,7 +52,8 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   options.defaultargs = o.on("defaultargs");
   options.argref = o.on("argref");
   options.empty_ok = o.on("empty");
-  if (const auto tregs = o.text("tregs")) d::set_registers_option(options, "tregs", *tregs);
+  for (const auto* name : {"tregs", "pcapsize"})
+    if (const auto text = o.text(name)) d::set_registers_option(options, name, *text);
   return options;
 }
 

@@ -340,6 +340,7 @@ checker::action_fn checker::find_action(std::string_view name) {
       {"jstack", &checker::action_stack},
       {"normalize", &checker::action_normalize},
       {"panic", &checker::action_destructive},
+      {"pcap", &checker::action_pcap},
       {"print", &checker::action_print},
       {"printa", &checker::action_printa},
       {"printf", &checker::action_printf},
@@ -405,15 +406,8 @@ void checker::action_trace(const call_site& c) {
   if (v.t.is_object()) {
     // A struct, union or array (a char array too) is traced as its bytes, as dtrace-utils dumps
     // it: tracemem() of the object's address (what an object evaluates to in both engines).
-    c.st.kind = ir::action::tracemem;
-    c.st.records.push_back({type{type::category::array, v.t.size, false, "char [" + std::to_string(v.t.size) + "]"}, 0, v.t.size});
-    expr size;
-    size.kind = kind_t::constant;
-    size.t = integer_type("size_t", 8, false);
-    size.value = v.t.size;
-    c.st.args.push_back(std::move(v));
-    c.st.args.push_back(std::move(size));
-    return;
+    const auto bytes = v.t.size;
+    return trace_memory(c, std::move(v), bytes, std::nullopt);
   }
   if (!stack) v = value_of(std::move(v), a->where);
   if (v.t.is_void()) fail("D_TRACE_VOID", "trace( ) may not be applied to a void expression", a->where);
@@ -444,23 +438,60 @@ void checker::action_copyout(const call_site& c) {
 // negative or at least `size`.
 void checker::action_tracemem(const call_site& c) {
   if (c.args.size() < 2 || c.args.size() > 3) mismatch(c, c.args.size() < 2 ? 2 : 3, c.args.size() < 2 ? "at least " : "at most ");
-  const auto size_type = integer_type("size_t", 8, false);
-  const auto size = integer_argument(c, 1, size_type);
+  const auto size = integer_argument(c, 1, integer_type("size_t", 8, false));
   auto address = value(c.args[0]);
   if (!address.t.is_integer()) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
   if (size.kind != kind_t::constant || size.value <= 0)
     fail("D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression",
          c.args[1]->where);
+  std::optional<expr> shown;
+  if (c.args.size() == 3) shown = integer_argument(c, 2, integer_type("int64_t", 8, true));
+  trace_memory(c, std::move(address), static_cast<std::uint32_t>(size.value), std::move(shown));
+}
+
+// The tracemem statement: `bytes` read from the address, and at run time how many to show.
+void checker::trace_memory(const call_site& c, expr address, std::uint32_t bytes, std::optional<expr> shown) {
   c.st.kind = ir::action::tracemem;
-  const auto bytes = static_cast<std::uint32_t>(size.value);
   c.st.records.push_back({type{type::category::array, bytes, false, "char [" + std::to_string(bytes) + "]"}, 0, bytes});
+  expr size;
+  size.kind = kind_t::constant;
+  size.t = integer_type("size_t", 8, false);
+  size.value = bytes;
   c.st.args.push_back(std::move(address));
-  c.st.args.push_back(size);
-  if (c.args.size() == 3) {
-    const auto shown_type = integer_type("int64_t", 8, true);
-    c.st.args.push_back(integer_argument(c, 2, shown_type));
-    c.st.records.push_back({shown_type, 0, 8});
+  c.st.args.push_back(std::move(size));
+  if (shown) {
+    c.st.records.push_back({shown->t, 0, 8});
+    c.st.args.push_back(std::move(*shown));
   }
+}
+
+// pcap(skb, protocol): the linear bytes of a struct sk_buff's packet, at most pcapsize of them,
+// shown as dtrace-utils shows them when it has neither a capture file nor tshark to write to: as
+// tracemem() shows bytes; a NULL skb captures nothing. Written as D over the sk_buff (len -
+// data_len bytes at data), so the kernel's reads and faults are those of `->`; the skb
+// expression is evaluated for each of its uses.
+void checker::action_pcap(const call_site& c) {
+  using ast::node_kind;
+  if (c.args.size() != 2) mismatch(c, 2, "");
+  const auto skb = object(c.args[0]);
+  if (!skb.t.is_integer()) incompatible(c, 0, "void *", skb.t.name);
+  (void)integer_argument(c, 1, int_type());  // the link type a capture file would record
+  if (skb.kind == kind_t::constant && skb.value == 0)
+    return trace_memory(c, skb, options_.pcapsize, cast_to(skb, integer_type("int64_t", 8, true)));
+  kernel_types("pcap( )", c.args[0]->where);
+  const auto w = c.args[0]->where;
+  const auto packet = [&](const char* member) {
+    return syntax(node_kind::member, "->", {syntax(node_kind::cast, "struct sk_buff *", {c.args[0]}, w)}, w, member);
+  };
+  const auto captured = [&](ast::node_ptr present) {
+    return syntax(node_kind::conditional, "?", {c.args[0], present, syntax(node_kind::integer, "0", {}, w)}, w);
+  };
+  const auto limit = syntax(node_kind::integer, std::to_string(options_.pcapsize), {}, w);
+  const auto linear = syntax(node_kind::binary, "-", {packet("len"), packet("data_len")}, w);
+  const auto shown = syntax(node_kind::conditional, "?",
+                            {syntax(node_kind::binary, ">", {linear, limit}, w), limit, linear}, w);
+  trace_memory(c, value(captured(syntax(node_kind::cast, "uintptr_t", {packet("data")}, w))), options_.pcapsize,
+               cast_to(value(captured(shown)), integer_type("int64_t", 8, true)));
 }
 
 // print(pointer): the address and the object it points to, whole (printsize cuts what the

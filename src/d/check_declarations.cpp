@@ -68,9 +68,10 @@ void checker::declare_type(const ast::type_declaration& d) {
   }
 }
 
-// A struct or union; an anonymous one (no tag) is named "struct" or "union", as DTrace prints it.
+// A struct or union; an anonymous one (no tag) is named "struct " or "union ", as DTrace (libctf)
+// prints it.
 type checker::declare_struct(const ast::type_declaration& d) {
-  const auto name = d.name.empty() ? d.keyword : d.keyword + " " + d.name;
+  const auto name = d.keyword + " " + d.name;
   if (!d.name.empty() && types_.declares(name))
     fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
   std::vector<std::pair<std::string, type>> members;

@@ -659,10 +659,8 @@ expr checker::call(const ast::node_ptr& n) {
   return e;
 }
 
-namespace {
-
 ast::node_ptr syntax(ast::node_kind kind, std::string text, std::vector<ast::node_ptr> kids, ast::span where,
-                     std::string member = {}) {
+                     std::string member) {
   auto n = std::make_shared<ast::node>();
   n->kind = kind;
   n->text = std::move(text);
@@ -672,8 +670,6 @@ ast::node_ptr syntax(ast::node_kind kind, std::string text, std::vector<ast::nod
   n->kids = std::move(kids);
   return n;
 }
-
-}  // namespace
 
 // The lock subroutines as dtrace-utils computes them on Linux, written as D over the lock's own
 // words so that both the kernel's reads and their faults are those of `->`: a mutex's owner word

@@ -37,6 +37,10 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
 // The arithmetic conversions on D's integers (DTrace's: no promotion to int).
 type promote(const type& a, const type& b);
 
+// A node of D written by the checker (what a subroutine stands for), pointing at `where`.
+ast::node_ptr syntax(ast::node_kind kind, std::string text, std::vector<ast::node_ptr> kids, ast::span where,
+                     std::string member = {});
+
 class checker {
  public:
   checker(const source_file& source, const compile_options& options)
@@ -165,6 +169,8 @@ class checker {
   void action_trace(const call_site& c);
   void action_print(const call_site& c);
   void action_tracemem(const call_site& c);
+  void action_pcap(const call_site& c);
+  void trace_memory(const call_site& c, expr address, std::uint32_t bytes, std::optional<expr> shown);
   void action_copyout(const call_site& c);  // and copyoutstr
   ir::printed_type printed(const type& t, int depth);
   void action_exit(const call_site& c);

@@ -83,6 +83,10 @@ constexpr library_inline register_names[] = {
     {"R_PC", 16}, {"R_FP", 4}, {"R_SP", 19}, {"R_PS", 18}, {"R_R0", 10}, {"R_R1", 5},
 };
 
+// The link types pcap() takes (dtrace-utils' pcap.d: libpcap's DLT_* numbers).
+constexpr library_inline link_types[] = {{"PCAP_NULL", 0},  {"PCAP_ETHER", 1}, {"PCAP_WIFI", 105},
+                                         {"PCAP_PPP", 9},   {"PCAP_IP", 12},   {"PCAP_IPOIB", 242}};
+
 // The address families inet_ntop() takes (dtrace-utils' net.d).
 constexpr library_inline address_families[] = {{"AF_INET", 2}, {"AF_INET6", 10}};
 
@@ -109,7 +113,8 @@ std::optional<type> library_constant(std::string_view name, std::int64_t& value)
   for (const auto& table :
        {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names),
         std::span<const library_inline>(fault_names), std::span<const library_inline>(register_names),
-        std::span<const library_inline>(address_families), std::span<const library_inline>(hardware_types)})
+        std::span<const library_inline>(address_families), std::span<const library_inline>(hardware_types),
+        std::span<const library_inline>(link_types)})
     for (const auto& c : table)
       if (name == c.name) {
         value = c.value;
