@@ -3408,6 +3408,13 @@ class builder {
     e_.call(BPF_FUNC_probe_read_kernel);
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JEQ, r0, 0, ok);
+    if (e.value != 0) {  // a NULL pointer faults at 0, not at its member's offset, as dtrace-utils checks it first
+      const auto elsewhere = e_.make_label();
+      e_.load(r1, r10, temp(depth));
+      e_.jump_if(BPF_JNE, r1, static_cast<std::int32_t>(e.value), elsewhere);
+      e_.store_imm(r10, temp(depth), 0);
+      e_.bind(elsewhere);
+    }
     fault(fault_bad_address, temp(depth));
     e_.bind(ok);
     e_.load(r0, r10, misc_slot);

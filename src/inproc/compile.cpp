@@ -1353,8 +1353,11 @@ class compiler {
         return value{bytes ? load_integer(bytes + offset, t) : 0, {}};
       };
     return [address = compile(e.kids[0]), offset = e.value, t = e.t, checked = ir::loads_through_pointer(e)](runner& r) {
-      const auto at = past(address(r).i, offset);
+      const auto base = address(r).i;
+      const auto at = past(base, offset);
       if (t.is_object()) return value{at, {}};
+      // A NULL pointer faults at 0, not at its member's offset: dtrace-utils checks the pointer first.
+      if (base == 0) bad_address(0);
       std::array<std::byte, 8> bytes{};
       if (checked) scratch::mine().check_load(at, std::min<std::size_t>(t.size, 8));
       read_memory(bytes.data(), at, std::min<std::size_t>(t.size, 8));
