@@ -3290,8 +3290,8 @@ class builder {
           return;
         }
         if (e.t.is_object()) return assign_whole(e, depth);
-        eval(e.kids[1], depth);
         if (e.operation != ir::op::assign && computed_memory(e.kids[0])) {
+          eval(e.kids[1], depth);
           e_.store(r10, temp(depth), r0);
           return update_memory(e.kids[0], depth + 1, false, [&] {
             e_.load(r1, r10, temp(depth));
@@ -3299,16 +3299,22 @@ class builder {
           });
         }
         if (e.operation != ir::op::assign) {
-          e_.store(r10, temp(depth), r0);
+          // x op= v reads x (its key built once, in scratch) before it evaluates v, as DTrace's
+          // x = x op v does.
           const auto key = element_to_update(e.kids[0], depth + 1);
           if (key) load_element(e.kids[0].index, *key);
           else load_target(e.kids[0], depth + 1);
-          e_.load(r1, r10, temp(depth));
+          e_.store(r10, temp(depth), r0);
+          eval(e.kids[1], depth + 1);
+          e_.mov(r1, r0);
+          e_.load(r0, r10, temp(depth));
           arithmetic(e.operation, e.t.is_signed, depth + 1);
           if (key) {
             e_.extend(r0, e.t.size, e.t.is_signed);
             return store_element(e.kids[0].index, *key, depth);
           }
+        } else {
+          eval(e.kids[1], depth);
         }
         e_.extend(r0, e.t.size, e.t.is_signed);
         return store_target(e.kids[0], depth);

@@ -986,10 +986,12 @@ class compiler {
             target.store(r, v);
             return v;
           };
+        // x op= v reads x before it evaluates v, as DTrace's x = x op v does.
         return naming_pc(pc, [target, x, t, op = arithmetic_of(e.operation)](runner& r) {
           const auto k = target.place(r);
+          const auto old = target.load(r, k).i;
           auto v = x(r);
-          v.i = ir::fit(op(target.load(r, k).i, v.i, t.is_signed), t);
+          v.i = ir::fit(op(old, v.i, t.is_signed), t);
           target.store(r, k, v);
           return v;
         });
