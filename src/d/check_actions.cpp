@@ -137,9 +137,7 @@ void checker::aggregate(const ast::node_ptr& n, ir::statement& st) {
       keys[i] = cast_to(std::move(keys[i]), proto[i]);  // integer keys take the prototype's size
     }
   }
-  // -x tregs: dtrace-utils keeps a key in a tuple register each (libdtrace's EDT_NOTUPREG).
-  if (options_.tuple_registers != 0 && keys.size() > options_.tuple_registers)
-    fail("", "Insufficient tuple registers to generate code", diagnostic::nowhere);
+  check_tuple_size(keys.size());
   st.kind = ir::action::aggregate;
   st.aggregation = it->second;
   st.keys = std::move(keys);
@@ -311,6 +309,13 @@ bool is_stack_call(const ast::node_ptr& n) {
 expr checker::value_or_stack(const ast::node_ptr& n) {
   if (is_stack_call(n)) return stack_call(n->kids[0]->text, n);
   return value(n);
+}
+
+// dtrace-utils assembles a tuple's keys in tuple registers (-x tregs, 8 unless set) and fails
+// only past the one after the last (libdtrace's EDT_NOTUPREG): at most tregs + 1 keys.
+void checker::check_tuple_size(std::size_t keys) {
+  if (keys > std::size_t{options_.tuple_registers} + 1)
+    fail("", "Insufficient tuple registers to generate code", diagnostic::nowhere);
 }
 
 // ---- actions -------------------------------------------------------------------------------

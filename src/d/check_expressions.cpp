@@ -495,6 +495,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
     if (!keys.back().t.is_integer() && !keys.back().t.is_string() && !keys.back().t.is_floating())
       fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
   }
+  check_tuple_size(keys.size());
   auto& table = thread_array ? thread_locals_ : globals_;
   const auto name = thread_array ? base->name : base->text;
   const auto shown = thread_array ? "self->" + name : name;

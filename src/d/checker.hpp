@@ -170,6 +170,7 @@ class checker {
   void action_print(const call_site& c);
   void action_tracemem(const call_site& c);
   void action_pcap(const call_site& c);
+  void check_tuple_size(std::size_t keys);
   void trace_memory(const call_site& c, expr address, std::uint32_t bytes, std::optional<expr> shown);
   void action_copyout(const call_site& c);  // and copyoutstr
   ir::printed_type printed(const type& t, int depth);

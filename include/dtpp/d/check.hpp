@@ -27,7 +27,7 @@ struct compile_options {
   std::uint32_t ustackframes = 20;  ///< frames of ustack() without an argument
   std::uint32_t jstackframes = 50;  ///< frames of jstack() without an argument (illumos' default)
   std::uint32_t maxframes = 127;    ///< the most frames a stack keeps (Linux's perf_event_max_stack)
-  std::uint32_t tuple_registers = 0;  ///< -x tregs: the most keys an aggregation may have (0: any)
+  std::uint32_t tuple_registers = 8;  ///< -x tregs: a tuple (keys) may have one more (dtrace-utils' DIF_DTR_NREGS)
   std::uint32_t pcapsize = 1514;      ///< the most bytes of a packet pcap() captures (an Ethernet frame)
   bool defaultargs = false;     ///< missing $N are 0, missing $$N are ""
   bool argref = false;          ///< do not report an unreferenced last argument
@@ -62,10 +62,10 @@ inline void set_frames_option(compile_options& options, std::string_view name, s
   if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
 }
 
-/// Takes the tregs option (the most keys an aggregation may have) and pcapsize (as dtrace-utils
+/// Takes the tregs option (tuple registers: a tuple may have one key more) and pcapsize (as dtrace-utils
 /// takes it: 1514 for a size that is not from 1 to 65535, rounded up to 8); others are left alone.
 inline void set_registers_option(compile_options& options, std::string_view name, std::string_view value) {
-  if (name == "tregs") options.tuple_registers = static_cast<std::uint32_t>(std::max(0, std::atoi(std::string(value).c_str())));
+  if (name == "tregs") options.tuple_registers = static_cast<std::uint32_t>(std::max(1, std::atoi(std::string(value).c_str())));
   if (name == "pcapsize") {
     const auto size = options::parse_size(value).value_or(0);
     options.pcapsize = size == 0 || size > 65535 ? 1514 : static_cast<std::uint32_t>((size + 7) & ~7ull);
