@@ -310,6 +310,11 @@ inline std::optional<int> read_command_line(int argc, char* argv[], settings& s)
       }
       given.emplace_back(static_cast<char>(c), argument);
     }
+    // After "--" every argument is an operand, "-e" too (getopt is not asked again past it).
+    if (optind < argc && optind > 1 && std::string_view(argv[optind - 1]) == "--") {
+      s.operands.insert(s.operands.end(), argv + optind, argv + argc);
+      break;
+    }
     if (optind < argc) s.operands.push_back(argv[optind]);
   }
 
