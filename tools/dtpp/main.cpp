@@ -448,6 +448,13 @@ int execute(const settings& s, const loaded_programs& loaded, const ir::program&
     return exit_failure;
   }
   if (!h.options().number("quiet")) say_matched(s, loaded, program, h.engine().probes());
+  // A program that enables nothing (-x empty) does not run, unless -Z allows it, as in dtrace(1).
+  const auto& enabled = h.engine().probes();
+  if (!h.options().on("zdefs") &&
+      std::none_of(enabled.begin(), enabled.end(), [](const engine::probe_info& p) { return !p.clauses.empty(); })) {
+    detail::complain(s, s.programs.empty() ? "no probes specified" : "no probes matched");
+    return exit_failure;
+  }
   std::FILE* output = stdout;
   const std::string output_name = s.output.empty() ? "<stdout>" : s.output;
   if (!s.output.empty()) {
