@@ -246,6 +246,9 @@ ir::probe checker::probe(const ast::probe_description& d) {
       fields.push_back(text.substr(start, i - start));
       start = i + 1;
     }
+  // dtrace-utils reads the fields from the right and stops at the text's start: an empty fifth
+  // field before a leading ':' is never read (`::read::` is `:read::`).
+  if (fields.size() == 5 && fields[0].empty()) fields.erase(fields.begin());
   if (fields.size() > 4)
     fail("D_PDESC_INVAL",
          "invalid probe description \"" + text + "\": Overspecified probe description", d.where);

@@ -277,9 +277,13 @@ inline constexpr const char* description_end = " \t\n/{,";
 // or nothing when the description has more fields than its option allows.
 inline std::optional<std::string> whole_description(const std::string& program, std::size_t last_field) {
   const auto end = std::min(program.find_first_of(description_end), program.size());
-  const auto fields = 1 + static_cast<std::size_t>(std::count(program.begin(), program.begin() + static_cast<std::ptrdiff_t>(end), ':'));
+  auto fields = 1 + static_cast<std::size_t>(std::count(program.begin(), program.begin() + static_cast<std::ptrdiff_t>(end), ':'));
+  // As dtrace-utils reads fields from the right and stops at the text's start, an empty field
+  // before a leading ':' is never read: -f ::read: is :read::.
+  const std::size_t skipped = fields == last_field + 1 && program[0] == ':' ? 1 : 0;
+  fields -= skipped;
   if (fields > last_field) return std::nullopt;
-  return std::string(last_field - fields, ':') + program.substr(0, end) + std::string(4 - last_field, ':') +
+  return std::string(last_field - fields, ':') + program.substr(skipped, end - skipped) + std::string(4 - last_field, ':') +
          program.substr(end);
 }
 
