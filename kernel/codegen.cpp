@@ -598,7 +598,7 @@ class builder {
       case ir::action::copyoutstr:
         copy_out(s);
         return false;
-      case ir::action::tracemem:
+      case ir::action::tracemem: {
         eval(s.args[0], 0);
         e_.store(r10, temp(0), r0);
         if (s.args.size() > 2) {  // only the bytes shown are read (all for a negative count), as dtrace-utils reads them
@@ -606,18 +606,18 @@ class builder {
           put(s.records[1]);
         }
         e_.mov(r2, static_cast<std::int32_t>(s.records[0].size));
+        const auto none = e_.make_label();
         if (s.args.size() > 2) {
-          const auto all = e_.make_label(), none = e_.make_label();
+          const auto all = e_.make_label();
           e_.jump_if(BPF_JGE, r0, r2, all);  // unsigned
           e_.jump_if(BPF_JEQ, r0, 0, none);  // nothing shown is nothing read (pcap() of NULL)
           e_.mov(r2, r0);
           e_.bind(all);
-          read_object(s.records[0]);
-          e_.bind(none);
-          return true;
         }
         read_object(s.records[0]);
+        e_.bind(none);
         return true;
+      }
       case ir::action::system:
       case ir::action::freopen:
       case ir::action::stack:

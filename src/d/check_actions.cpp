@@ -297,8 +297,6 @@ expr checker::stack_call(const std::string& name, const ast::node_ptr& n) {
   return e;
 }
 
-// A value, or a stack: stack(), ustack() and jstack() are values only as aggregation keys and as the
-// arguments of trace() and printf(); elsewhere they are actions, of type void.
 namespace {
 bool is_stack_call(const ast::node_ptr& n) {
   return n->kind == ast::node_kind::call && n->kids[0]->kind == ast::node_kind::identifier &&
@@ -306,6 +304,8 @@ bool is_stack_call(const ast::node_ptr& n) {
 }
 }  // namespace
 
+// A value, or a stack: stack(), ustack() and jstack() are values only as aggregation keys and as the
+// arguments of trace() and printf(); elsewhere they are actions, of type void.
 expr checker::value_or_stack(const ast::node_ptr& n) {
   if (is_stack_call(n)) return stack_call(n->kids[0]->text, n);
   return value(n);

@@ -104,7 +104,6 @@ constexpr library_inline fault_names[] = {
 
 }  // namespace
 
-
 std::optional<type> library_constant(std::string_view name, std::int64_t& value) {
   if (name == "NULL") {  // `inline long NULL = 0;`
     value = 0;
