@@ -9,7 +9,6 @@
 #pragma D option "quiet"
 #pragma D nosuchpragma
 #pragma "quoted"
-#nosuchdirective
 BEGIN
 {
 	exit(0);

@@ -1151,8 +1151,12 @@ parse_result parse(const source_file& source, bool script_file) {
                                  {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(eol)}});
         break;
       }
+      const auto reported = result.errors.size();
       detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
                              result.program, result.errors);
+      // A directive D does not know stops the reading, as it stops DTrace's lexer: a header's
+      // hundreds of #define lines without -C are one mistake, reported once.
+      if (result.errors.size() > reported && result.errors.back().tag == "D_PRAGCTL_INVAL") break;
       at = eol;
       continue;
     }

@@ -1,9 +1,10 @@
-#include <stdio.h>
-#include "local.h"
-#define N 1
 #pragma D nosuchpragma
 #pragma D error this script needs -C
 #error stop here
+#include <stdio.h>
+#include "local.h"
+#define N 1
+#nosuchdirective
 BEGIN
 {
 	exit(0);
