@@ -741,6 +741,20 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   std::size_t begin = at;
   while (begin < text.size() && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
   auto token = token_at(text, begin);
+  // DTrace's lexer reads a number's digits (and u/l suffixes) as a token of their own: in `10ms`
+  // its parser stops at `ms`.
+  if (!token.empty() && std::isdigit(static_cast<unsigned char>(token[0]))) {
+    const bool hex = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
+    std::size_t digits = hex ? 2 : 0;
+    while (digits < token.size() && (hex ? std::isxdigit(static_cast<unsigned char>(token[digits]))
+                                         : std::isdigit(static_cast<unsigned char>(token[digits]))))
+      ++digits;
+    while (digits < token.size() && std::strchr("uUlL", token[digits])) ++digits;
+    if (digits < token.size()) {
+      begin += digits;
+      token = token.substr(digits);
+    }
+  }
   if (!token.empty() && stops_after(token, token_at(text, begin + token.size()))) {
     begin += token.size();
     while (begin < text.size() && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
