@@ -729,11 +729,14 @@ inline const char* not_supported_yet(const std::string& token) {
 
 // Whether DTrace's parser takes `op` where it stands and stops at the token after it: an operator
 // that may start or continue an operand, followed by one that can neither follow it nor start one
-// (`i +- ;` stops at ";", `i /-= i` at "-=").
+// (`i +- ;` stops at ";", `i /-= i` at "-="), or by what its lexer cannot read.
 inline bool stops_after(const std::string& op, const std::string& next) {
   static const std::set<std::string> operand_operators = {"-", "+", "!", "~", "*", "&", "/", "%"};
   static const std::set<std::string> enders = {";", ")", "}", "]", ",", "=", "+=", "-=", "*=", "/=",
                                                "%=", "&=", "|=", "^=", "<<=", ">>="};
+  // A '$' that starts no macro (`$-1`) is no token to DTrace's lexer: where an operand may
+  // follow, its parser asks for one and the lexer stops there.
+  if (next == "$" && (op == "," || op == "(" || op == "=" || operand_operators.contains(op))) return true;
   return operand_operators.contains(op) && enders.contains(next);
 }
 
