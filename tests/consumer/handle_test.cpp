@@ -442,13 +442,20 @@ TEST_CASE("compile errors carry DTrace's diagnostics", "[consumer][handle]") {
     CHECK(out.text() == path + " world\n");
   }
   SECTION("a file's probe description needs a predicate or actions; a string's stands alone") {
-    const auto path = script_file("BEGIN\n");
+    const auto path = script_file("BEGIN\nexit(0); }\n");
     CHECK_THROWS_WITH(h.compile_file(path),
                       "dtpp: failed to compile script " + path +
                           ": [D_SYNTAX] line 1: expected predicate and/or actions following probe description\n"
                           "    1 | BEGIN\n"
                           "      | ^~~~~\n");
     ::unlink(path.c_str());
+    // At the file's end, DTrace's lexer is still reading descriptions.
+    const auto bare = script_file("BEGIN\n");
+    CHECK_THROWS_WITH(h.compile_file(bare), "dtpp: failed to compile script " + bare +
+                                                ": [D_SYNTAX] line 2: syntax error near end-of-input\n"
+                                                "    2 | \n"
+                                                "      | ^\n");
+    ::unlink(bare.c_str());
     CHECK(h.compile("BEGIN").name == "<string>");
   }
   SECTION("a file that cannot be read is an errno error") {

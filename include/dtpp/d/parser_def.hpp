@@ -1236,6 +1236,14 @@ parse_result parse(const source_file& source, bool script_file) {
         // In a file, what follows a bare description is a mistake (`BEGIN exit(0); }`), not the
         // next clause; only a command line's `-n BEGIN` stands alone. Skipped as a broken clause.
         if (script_file && !c.predicate && !c.has_body) {
+          // At the end of the file DTrace's lexer, still reading descriptions, reaches its end.
+          auto rest = it;
+          x3::parse(rest, text.cend(), *parser::skipper);
+          if (rest == text.cend()) {
+            const auto end = static_cast<std::uint32_t>(text.size());
+            result.errors.push_back({"D_SYNTAX", "syntax error near end-of-input", {end, end}});
+            break;
+          }
           result.errors.push_back({"D_SYNTAX", "expected predicate and/or actions following probe description", c.probes.front().where});
           at = std::max(detail::clause_end(text, start), at);
           continue;
