@@ -1236,10 +1236,15 @@ parse_result parse(const source_file& source, bool script_file) {
         // In a file, what follows a bare description is a mistake (`BEGIN exit(0); }`), not the
         // next clause; only a command line's `-n BEGIN` stands alone. Skipped as a broken clause.
         if (script_file && !c.predicate && !c.has_body) {
-          // At the end of the file DTrace's lexer, still reading descriptions, reaches its end.
+          // At the end of the file DTrace's lexer, still reading descriptions, reaches its end;
+          // unless `#pragma D option pspec` told it the text is one.
+          const bool pspec = std::any_of(result.program.items.begin(), result.program.items.end(), [](const auto& item) {
+            const auto* p = std::get_if<ast::pragma>(&item);
+            return p && p->name == "pspec";
+          });
           auto rest = it;
           x3::parse(rest, text.cend(), *parser::skipper);
-          if (rest == text.cend()) {
+          if (rest == text.cend() && !pspec) {
             const auto end = static_cast<std::uint32_t>(text.size());
             result.errors.push_back({"D_SYNTAX", "syntax error near end-of-input", {end, end}});
             break;
