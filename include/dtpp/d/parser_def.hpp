@@ -1152,9 +1152,24 @@ parse_result parse(const source_file& source, bool script_file) {
     result.errors.push_back(*lexical);
   };
 
+  // DTrace's lexer reads a control line where it reaches it, before its parser sees what follows:
+  // where an item breaks off at one (`inline int foo` then `#pragma D attributes ...`), a line it
+  // refuses is the error, and the reading ends there.
+  bool stopped = false;
+  const auto report_syntax_error = [&](std::size_t where) {
+    const auto begin = std::min(text.find_first_not_of(" \t\r\n", where), text.size());
+    if (begin < text.size() && text[begin] == '#' && (begin == 0 || text[begin - 1] == '\n')) {
+      const auto eol = std::min(text.find('\n', begin), text.size());
+      const auto reported = result.errors.size();
+      detail::read_directive(text.substr(begin, eol - begin), static_cast<std::uint32_t>(begin), result.program,
+                             result.errors);
+      if ((stopped = result.errors.size() > reported)) return;
+    }
+    result.errors.push_back(detail::syntax_error(text, where));
+  };
   std::size_t at = 0;
   if (text.compare(0, 2, "#!") == 0) at = text.find('\n') == std::string::npos ? text.size() : text.find('\n');
-  while (true) {
+  while (!stopped) {
     // Blank space and comments between clauses.
     auto it = text.cbegin() + static_cast<std::ptrdiff_t>(at);
     x3::parse(it, text.cend(), *parser::skipper);
@@ -1213,7 +1228,7 @@ parse_result parse(const source_file& source, bool script_file) {
         return attempt::parsed;
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
         const auto where = static_cast<std::size_t>(failure.where() - text.cbegin());
-        result.errors.push_back(detail::syntax_error(text, where));
+        report_syntax_error(where);
         at = std::min(std::max(detail::declaration_end(text, start), where + 1), text.size());
       } catch (const parser::too_deep& deep) {
         report_too_deep(deep);
@@ -1256,10 +1271,9 @@ parse_result parse(const source_file& source, bool script_file) {
         result.program.items.emplace_back(std::move(c));
         continue;
       }
-      result.errors.push_back(detail::syntax_error(text, static_cast<std::size_t>(it - text.cbegin())));
+      report_syntax_error(static_cast<std::size_t>(it - text.cbegin()));
     } catch (const x3::expectation_failure<parser::iterator>& failure) {
-      result.errors.push_back(
-          detail::syntax_error(text, static_cast<std::size_t>(failure.where() - text.cbegin())));
+      report_syntax_error(static_cast<std::size_t>(failure.where() - text.cbegin()));
     } catch (const parser::too_deep& deep) {
       report_too_deep(deep);
     }

@@ -1,0 +1,6 @@
+inline int foo
+#pragma D attributes incorrect_attr foo
+BEGIN
+{
+	exit(0);
+}
