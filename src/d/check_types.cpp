@@ -562,6 +562,14 @@ expr checker::untyped_argument(std::int64_t n, ast::span where) {
 // args[N] as the clause's probes declare it: an integer or pointer of its C type, a char array
 // or a __data_loc string as a string; int64_t where they do not say (or disagree).
 expr checker::probe_argument(std::int64_t n, ast::span where) {
+  // BEGIN and END have no arguments at all (dtrace-utils' dtrace provider declares none).
+  const auto argumentless = [](const ir::probe& p) {
+    return (p.provider.empty() || p.provider == "dtrace") && p.module.empty() && p.function.empty() &&
+           (p.name == "BEGIN" || p.name == "END");
+  };
+  if (clause_probes_ && !clause_probes_->empty() && std::all_of(clause_probes_->begin(), clause_probes_->end(), argumentless))
+    fail("D_ARGS_IDX", "index " + std::to_string(n) + " is out of range for dtrace:::" + clause_probes_->front().name + " args[ ]",
+         where);
   const auto& declared = clause_arguments();
   if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return untyped_argument(n, where);
   const auto& a = declared[static_cast<std::size_t>(n)];
