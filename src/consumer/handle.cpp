@@ -10,6 +10,8 @@
 #include <sstream>
 #include <utility>
 
+#include <sys/resource.h>
+
 #include "dtpp/consumer/metric_families.hpp"
 #include "dtpp/d/check.hpp"
 #include "dtpp/d/joined.hpp"
@@ -55,6 +57,17 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   for (const auto* name : {"tregs", "pcapsize"})
     if (const auto text = o.text(name)) d::set_registers_option(options, name, *text);
   return options;
+}
+
+/// -xlockmem sets the locked-memory limit that BPF maps count against on kernels before 5.11
+/// ("unlimited" is -1). As libdtrace does, a limit the process may not raise is left as it is:
+/// the map that then fails says why.
+void apply_lockmem(const options::option_set& options) {
+  const auto lockmem = options.number("lockmem");
+  if (!lockmem || *lockmem == options::unset) return;
+  const rlim_t limit = *lockmem < 0 ? RLIM_INFINITY : static_cast<rlim_t>(*lockmem);
+  const rlimit both{limit, limit};
+  setrlimit(RLIMIT_MEMLOCK, &both);
 }
 
 void print_verifier_log(std::string_view log) {
@@ -156,6 +169,7 @@ void handle::exec(const program& p) {
     const bool kernel_linked = std::any_of(engines_.begin(), engines_.end(), [](const auto& e) { return e.name == "kernel"; });
     const auto choice = bpflog && options_.engine() == "auto" && kernel_linked ? "kernel" : options_.engine();
     const auto& chosen = engine::select(engines_, run_program, choice);
+    apply_lockmem(options_);
     // The engine's buffer carries firings to the consumer. Under ring and fill, bufsize is the
     // consumer's principal_buffer, which keeps or drops them; the carrier keeps the default size.
     constexpr std::size_t default_bufsize = 4u << 20;

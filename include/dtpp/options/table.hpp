@@ -100,7 +100,7 @@ inline constexpr option_spec option_table[] = {
     {"linkmode", value_kind::choice, "kernel|dynamic|static|"},
     {"linknommap", value_kind::any},
     {"linktype", value_kind::text},
-    {"lockmem", value_kind::text, {}, when::run},
+    {"lockmem", value_kind::text, {}, when::run, unset, false},
     {"mangled", value_kind::none},  // Apple DTrace's: C++ names in output stay mangled
     {"maxframes", value_kind::toggle, {}, when::run},
     {"metrics", value_kind::text},         // dtpp's own: serve OpenMetrics at ADDRESS:PORT
@@ -114,7 +114,7 @@ inline constexpr option_spec option_table[] = {
     {"pgmax", value_kind::text},
     {"preallocate", value_kind::text},
     {"printsize", value_kind::size, {}, when::dynamic},
-    {"procfspath", value_kind::text},
+    {"procfspath", value_kind::text, {}, when::compile, unset, false},
     {"pspec", value_kind::none},
     {"quiet", value_kind::toggle, {}, when::dynamic},
     {"quietresize", value_kind::toggle, {}, when::dynamic},
@@ -124,7 +124,7 @@ inline constexpr option_spec option_table[] = {
     {"stackframes", value_kind::toggle, {}, when::run},
     {"stackindent", value_kind::toggle, {}, when::dynamic, 14},
     {"statusrate", value_kind::rate, {}, when::run, 1'000'000'000},
-    {"stdc", value_kind::choice, "a|c|s|t|"},
+    {"stdc", value_kind::choice, "a|c|s|t|", when::compile, unset, false},
     {"strip", value_kind::none},
     {"strsize", value_kind::size, {}, when::run, 256},
     {"switchrate", value_kind::rate, {}, when::dynamic, 0},
