@@ -65,7 +65,7 @@ class builder {
   // `scratch`: whether r7 is made to point at this CPU's scratch (generate() leaves it out of a
   // program that never reads r7).
   builder(const ir::program& p, const target& t, const layout& l, scratch_plan& s, bool scratch)
-      : p_(p), t_(&t), l_(l), s_(s), scratch_(scratch) {}
+      : p_(p), t_(&t), l_(l), s_(s), scratch_(scratch), nullable_(nullable_variables(p)) {}
 
   generated_program build() {
     const auto out = e_.make_label();
@@ -526,7 +526,7 @@ class builder {
       return;
     }
     if (e.t.is_string()) {
-      const auto from = eval_string(e, 0);
+      const auto from = string_operand(e, 0);
       copy({r7, record_header + r.offset}, from, std::min(r.size, l_.strsize));
       return;
     }
@@ -667,7 +667,7 @@ class builder {
       call_on_task(BPF_FUNC_get_current_comm);
       return;
     }
-    copy(at, eval_string(e, depth), width);
+    copy(at, string_operand(e, depth), width);
   }
 
   void aggregate(const ir::statement& s) {
@@ -1150,14 +1150,15 @@ class builder {
     return variable_key(target, depth);
   }
 
-  // Stores a dynamic variable: deletes it when the value is zero (an integer in temp(depth), or
-  // the string at `text`), as DTrace's dynamic variables do; counts a drop when the map is full.
+  // Stores a dynamic variable: deletes it when the value is zero (an integer in temp(depth)) or
+  // NULL (the string at `text`), as DTrace's dynamic variables do; counts a drop when the map is
+  // full.
   void store_dynamic(std::uint32_t id, std::uint32_t key, place text, int depth) {
     const bool is_string = p_.variables[id].value.is_string();
     const auto remove = e_.make_label(), done = e_.make_label();
-    if (is_string) e_.load(r1, text.base, off16(text.offset), 1);
+    if (is_string) e_.load(r1, text.base, off16(text.offset), 2);
     else e_.load(r1, r10, temp(depth));
-    e_.jump_if(BPF_JEQ, r1, 0, remove);
+    e_.jump_if(BPF_JEQ, r1, is_string ? null_mark : 0, remove);
     e_.load_map(r1, static_cast<int>(l_.variable_map[id]));
     pointer(r2, {r7, key});
     if (is_string) pointer(r3, text);
@@ -1200,9 +1201,97 @@ class builder {
     return {r7, it->second};
   }
 
+  // NULL where a string goes (`s = NULL`, an element never assigned, strstr() finding nothing):
+  // a place whose first byte is a NUL and whose second is 1, as no string's is (a string's place
+  // is zero past its NUL). Under -x strsize=1 there is no room for the 1: NULL is "" there.
+  static constexpr std::int32_t null_mark = 0x0100;  // the first two bytes, little-endian
+
+  place null_literal() {
+    if (!null_literal_) {
+      null_literal_ = s_.allocate(l_.strsize);
+      if (l_.string_chars > 1) s_.image[*null_literal_ + 1] = 1;
+    }
+    return {r7, *null_literal_};
+  }
+
+  void make_null(place at) {
+    if (l_.string_chars > 1) e_.store_imm(at.base, off16(at.offset), null_mark, 2);
+  }
+
+  // A thread's string variables are kept with the 1 of null_mark flipped, so that the zeroed
+  // storage of a thread new to the program reads as NULL, as its variables do in DTrace.
+  void flip_null_mark(place at) {
+    if (l_.string_chars <= 1) return;
+    e_.load(r1, at.base, off16(at.offset + 1), 1);
+    e_.alu(BPF_XOR, r1, 1);
+    e_.store(at.base, off16(at.offset + 1), r1, 1);
+  }
+
+  // r0 = whether the string at `s` is NULL, 0 or 1.
+  void is_null_string(place s) {
+    e_.load(r0, s.base, off16(s.offset), 2);
+    equals(r0, null_mark, r1);
+  }
+
+  // Faults where the string at `s` is NULL, at the address in `address_slot` (its bytes are at
+  // 0), or at 0 when `address_slot` is none (the slot is then temp(depth)).
+  void fault_if_null(place s, std::optional<std::int16_t> address_slot, int depth) {
+    const auto ok = e_.make_label();
+    e_.load(r1, s.base, off16(s.offset), 2);
+    e_.jump_if(BPF_JNE, r1, null_mark, ok);
+    if (!address_slot) e_.store_imm(r10, temp(depth), 0);
+    fault(fault_bad_address, address_slot.value_or(temp(depth)));
+    e_.bind(ok);
+  }
+
+  // Whether the string e may be NULL: NULL itself, what the subroutines that find nothing
+  // return, a dynamic variable (an element or a thread's variable not assigned), and a global or
+  // clause-local one that such a string is assigned to (`nullable`, by variable).
+  static bool may_be_null(const expr& e, const std::vector<bool>& nullable, const ir::program& p) {
+    const auto maybe = [&](const expr& x) { return may_be_null(x, nullable, p); };
+    switch (e.kind) {
+      case kind_t::string: return e.value == 1;
+      case kind_t::variable:
+        return in_map(p.variables[e.index]) || p.variables[e.index].where == ir::scope::thread || nullable[e.index];
+      case kind_t::assign: return maybe(e.kids[1]);
+      case kind_t::stringof: return e.kids[0].t.is_string() && maybe(e.kids[0]);
+      case kind_t::conditional: return maybe(e.kids[1]) || maybe(e.kids[2]);
+      case kind_t::call:
+        return e.function == ir::subroutine::strchr || e.function == ir::subroutine::strrchr ||
+               e.function == ir::subroutine::strstr || e.function == ir::subroutine::strtok;
+      default: return false;
+    }
+  }
+  bool may_be_null(const expr& e) const { return may_be_null(e, nullable_, p_); }
+
+  // The global and clause-local variables that may hold NULL: those a NULL-able string is
+  // assigned to, followed through assignments of one variable to another.
+  static std::vector<bool> nullable_variables(const ir::program& p) {
+    std::vector<bool> nullable(p.variables.size(), false);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& c : p.clauses)
+        ir::for_each_expression(c, [&](const expr& e) {
+          if (e.kind != kind_t::assign || !e.t.is_string() || e.kids[0].kind != kind_t::variable) return;
+          if (nullable[e.kids[0].index] || !may_be_null(e.kids[1], nullable, p)) return;
+          nullable[e.kids[0].index] = true;
+          changed = true;
+        });
+    }
+    return nullable;
+  }
+
+  // A string whose bytes are read (by a subroutine, into a record or a key): NULL faults at 0,
+  // as DTrace's does.
+  place string_operand(const expr& e, int depth) {
+    const auto s = eval_string(e, depth);
+    if (may_be_null(e)) fault_if_null(s, std::nullopt, depth);
+    return s;
+  }
+
   place eval_string(const expr& e, int depth) {
     switch (e.kind) {
-      case kind_t::string: return literal(e.text);
+      case kind_t::string: return e.value == 1 ? null_literal() : literal(e.text);
       case kind_t::builtin: {
         switch (static_cast<ir::builtin>(e.index)) {
           case ir::builtin::execname: {
@@ -1226,11 +1315,18 @@ class builder {
       }
       case kind_t::variable: {
         const auto& v = p_.variables[e.index];
-        if (!in_map(v)) return {direct_base(v), l_.variable_offset[e.index]};
+        if (!in_map(v) && v.where != ir::scope::thread) return {direct_base(v), l_.variable_offset[e.index]};
+        if (!in_map(v)) {
+          const place at{r7, s_.allocate(l_.strsize)};
+          copy(at, {direct_base(v), l_.variable_offset[e.index]}, l_.strsize);
+          flip_null_mark(at);
+          return at;
+        }
         const auto key = variable_key(e, depth);
         const place at{r7, s_.allocate(l_.strsize)};
         const auto done = e_.make_label();
         zero(at, l_.strsize);
+        make_null(at);  // an element not made reads as NULL
         lookup_element(e.index, key);
         e_.jump_if(BPF_JEQ, r0, 0, done);
         pointer(r1, at);
@@ -1247,6 +1343,7 @@ class builder {
         if (!in_map(v)) {
           const place to{direct_base(v), l_.variable_offset[e.kids[0].index]};
           copy(to, from, l_.strsize);
+          if (v.where == ir::scope::thread) flip_null_mark(to);
           return from;
         }
         const auto key = variable_key(e.kids[0], depth);
@@ -1282,8 +1379,8 @@ class builder {
   place string_call(const expr& e, int depth) {
     switch (e.function) {
       case ir::subroutine::copyinstr: return copyinstr(e, depth);
-      case ir::subroutine::toupper: return with_case(eval_string(e.kids[0], depth), 'a');
-      case ir::subroutine::tolower: return with_case(eval_string(e.kids[0], depth), 'A');
+      case ir::subroutine::toupper: return with_case(string_operand(e.kids[0], depth), 'a');
+      case ir::subroutine::tolower: return with_case(string_operand(e.kids[0], depth), 'A');
       case ir::subroutine::strjoin: return strjoin(e, depth);
       case ir::subroutine::substr: return substr(e, depth);
       case ir::subroutine::strchr: return character_search(e, depth, true);
@@ -1642,9 +1739,17 @@ class builder {
   }
 
   // r0 = a <=> b for two zero-padded strings, compared bytewise as strcmp() does: 8 bytes at a
-  // time, big-endian so that unsigned order is byte order.
+  // time, big-endian so that unsigned order is byte order. NULL orders before every string.
   void compare_strings(place a, place b) {
     const auto done = e_.make_label();
+    is_null_string(b);
+    e_.mov(r4, r0);
+    is_null_string(a);
+    e_.mov(r3, r0);
+    e_.mov(r0, r4);
+    e_.alu(BPF_SUB, r0, r3);  // -1: a alone is NULL, 1: b alone
+    e_.alu(BPF_OR, r3, r4);
+    e_.jump_if(BPF_JNE, r3, 0, done);
     e_.mov(r0, 0);
     for (std::uint32_t i = 0; i < l_.strsize; i += 8) {
       const auto same = e_.make_label();
@@ -1729,8 +1834,8 @@ class builder {
   // The copy runs into a second strsize bytes, so that no byte's place needs a check.
   place strjoin(const expr& e, int depth) {
     const place at{r7, s_.allocate(2 * l_.strsize)};
-    copy(at, eval_string(e.kids[0], depth), l_.strsize);
-    const auto second = eval_string(e.kids[1], depth);
+    copy(at, string_operand(e.kids[0], depth), l_.strsize);
+    const auto second = string_operand(e.kids[1], depth);
     string_length(at);
     e_.mov(r4, r0);
     counted_loop(r3, l_.strsize, [&] {  // r3 indexes b, r4 + r3 the joined string
@@ -1750,7 +1855,7 @@ class builder {
   place substr(const expr& e, int depth) {
     const place text{r7, s_.allocate(2 * l_.strsize)};  // the copy reads up to strsize past index
     zero({r7, text.offset + l_.strsize}, l_.strsize);
-    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    copy(text, string_operand(e.kids[0], depth), l_.strsize);
     eval(e.kids[1], depth);
     e_.store(r10, temp(depth), r0);
     if (e.kids.size() > 2) {
@@ -1785,13 +1890,13 @@ class builder {
     return copy_part(text);
   }
 
-  // strchr(s, c) (first) or strrchr(s, c): s from c's first or last place on, or "" without
-  // one. Every byte is looked at: r4 keeps the place of a match (the first: while r5, "none
-  // yet", is 1), r5 ends 0 when there was one.
+  // strchr(s, c) (first) or strrchr(s, c): s from c's first or last place on (c 0: the NUL), or
+  // NULL without one. Every byte is looked at: r4 keeps the place of a match (the first: while
+  // r5, "none yet", is 1), r5 ends 0 when there was one.
   place character_search(const expr& e, int depth, bool first) {
     const place text{r7, s_.allocate(2 * l_.strsize)};
     zero({r7, text.offset + l_.strsize}, l_.strsize);
-    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    copy(text, string_operand(e.kids[0], depth), l_.strsize);
     eval(e.kids[1], depth);
     e_.alu(BPF_AND, r0, 0xff);
     e_.mov(r4, 0);
@@ -1815,17 +1920,20 @@ class builder {
       }
     });
     e_.mov(r1, r4);
-    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JEQ, r5, 0, found); });
+    return rest_or_null(text, [&](label found) { e_.jump_if(BPF_JEQ, r5, 0, found); });
   }
 
-  // The text from the place in r1 on where the jump that found(label) makes is taken, else "".
+  // The text (2 * strsize bytes, zero past the first strsize) from the place in r1 on where the
+  // jump that found(label) makes is taken, else NULL: the two bytes of null_mark, written past
+  // the text.
   template <class Found>
-  place rest_or_empty(place text, Found found) {
+  place rest_or_null(place text, Found found) {
     const auto at = e_.make_label();
     e_.mov(r2, static_cast<std::int32_t>(l_.strsize));
     found(at);
-    e_.mov(r1, 0);
-    e_.mov(r2, 0);
+    make_null({text.base, text.offset + l_.strsize});
+    e_.mov(r1, static_cast<std::int32_t>(l_.strsize));
+    e_.mov(r2, 2);
     e_.bind(at);
     return copy_part(text);
   }
@@ -1879,7 +1987,7 @@ class builder {
   place padded_copy(const expr& e, int depth) {
     const place text{r7, s_.allocate(2 * l_.strsize)};
     zero({r7, text.offset + l_.strsize}, l_.strsize);
-    copy(text, eval_string(e, depth), l_.strsize);
+    copy(text, string_operand(e, depth), l_.strsize);
     return text;
   }
 
@@ -1965,7 +2073,7 @@ class builder {
   void string_index(const expr& e, int depth, bool forward) {
     const auto text = padded_copy(e.kids[0], depth);
     const place sub{r7, s_.allocate(l_.strsize)};
-    copy(sub, eval_string(e.kids[1], depth), l_.strsize);
+    copy(sub, string_operand(e.kids[1], depth), l_.strsize);
     const auto start = temp(depth);
     if (e.kids.size() > 2) {
       eval(e.kids[2], depth);
@@ -2002,15 +2110,15 @@ class builder {
     e_.bind(done);
   }
 
-  // strstr(s, sub): s from sub's first place on, or "" where sub is not in s.
+  // strstr(s, sub): s from sub's first place on, or NULL where sub is not in s.
   place strstr(const expr& e, int depth) {
     const auto text = padded_copy(e.kids[0], depth);
     const place sub{r7, s_.allocate(l_.strsize)};
-    copy(sub, eval_string(e.kids[1], depth), l_.strsize);
+    copy(sub, string_operand(e.kids[1], depth), l_.strsize);
     e_.store_imm(r10, temp(depth), 0);
     search(text, sub, true, depth);
     e_.mov(r1, r0);
-    return rest_or_empty(text, [&](label found) { e_.jump_if(BPF_JSGE, r0, 0, found); });
+    return rest_or_null(text, [&](label found) { e_.jump_if(BPF_JSGE, r0, 0, found); });
   }
 
   // r0 = the last place below the one in temp(bound) whose byte is a '/' (slash) or is not
@@ -2093,25 +2201,35 @@ class builder {
   }
 
   // strtok(s, delimiters): s's first token, the bytes from the first one not a delimiter up to
-  // the next delimiter ("" without one); strtok(NULL, delimiters) goes on from there. As
-  // in-process, the thread keeps the string and where the last token ended (at the delimiter
-  // after it, as dtrace-utils) in its storage. The delimiters are a 256-bit set, and a 0 byte
-  // (the string's end) counts as one.
+  // the next delimiter (NULL without one); strtok(NULL, delimiters) goes on from there, and
+  // faults at 0 in a thread that has no string. As in-process, the thread keeps the string and
+  // where the last token ended (at the delimiter after it, as dtrace-utils), plus one, in its
+  // storage: 0 there is no string. The delimiters are a 256-bit set, and a 0 byte (the string's
+  // end) counts as one.
   place strtok(const expr& e, int depth) {
     const auto state = *l_.strtok_state;
     if (e.kids.size() == 2) {
-      const auto s = eval_string(e.kids[0], depth);
+      const auto s = string_operand(e.kids[0], depth);
       e_.load(r9, r10, thread_slot);
       copy({r9, state + 8}, s, l_.strsize);
-      e_.store_imm(r9, off16(state), 0);
+      e_.store_imm(r9, off16(state), 1);
+    } else {
+      const auto kept = e_.make_label();
+      e_.load(r9, r10, thread_slot);
+      e_.load(r1, r9, off16(state));
+      e_.jump_if(BPF_JNE, r1, 0, kept);
+      e_.store_imm(r10, temp(depth), 0);
+      fault(fault_bad_address, temp(depth));
+      e_.bind(kept);
     }
-    const auto delimiters = eval_string(e.kids.back(), depth);
+    const auto delimiters = string_operand(e.kids.back(), depth);
     // The text: the thread's string from the offset on (offset < strsize, masked for the
     // verifier), zero past it.
     const place text{r7, s_.allocate(2 * l_.strsize)};
     zero(text, 2 * l_.strsize);
     e_.load(r9, r10, thread_slot);
     e_.load(r1, r9, off16(state));
+    e_.alu(BPF_SUB, r1, 1);
     std::int32_t mask = 1;
     while (static_cast<std::uint32_t>(mask) < l_.strsize) mask *= 2;
     e_.alu(BPF_AND, r1, mask - 1);
@@ -2172,7 +2290,13 @@ class builder {
     e_.load(r1, r10, start);
     e_.mov(r2, r0);
     e_.alu(BPF_SUB, r2, r1);
-    return copy_part(text);
+    const auto token = copy_part(text);
+    const auto found = e_.make_label();  // a token has a first byte
+    e_.load(r1, token.base, off16(token.offset), 1);
+    e_.jump_if(BPF_JNE, r1, 0, found);
+    make_null(token);
+    e_.bind(found);
+    return token;
   }
 
   // r = (r == value) as 0 or 1 (spare is clobbered).
@@ -2190,7 +2314,7 @@ class builder {
   // output's end goes back to where it started), or pops the part before it. Writes past the
   // output's end cost nothing, so they are made whether they count or not.
   place cleanpath(const expr& e, int depth) {
-    const auto text = eval_string(e.kids[0], depth);
+    const auto text = string_operand(e.kids[0], depth);
     std::uint32_t room = 256;  // a power of two past strsize: places are masked with room - 1
     while (room <= l_.strsize) room *= 2;
     const auto mask = static_cast<std::int32_t>(room - 1), parts_mask = mask / 2;  // a part takes 2 bytes
@@ -2345,7 +2469,7 @@ class builder {
   void strtoll(const expr& e, int depth) {
     const place text{r7, s_.allocate(2 * l_.strsize + 8)};  // the digits start up to 3 past strsize
     zero({r7, text.offset + l_.strsize}, l_.strsize + 8);
-    copy(text, eval_string(e.kids[0], depth), l_.strsize);
+    copy(text, string_operand(e.kids[0], depth), l_.strsize);
     base_argument(e, depth);
     const auto base = temp(depth), at = temp(depth + 1), negative = temp(depth + 2), value = temp(depth + 3),
                going = temp(depth + 4);
@@ -2918,7 +3042,7 @@ class builder {
     const auto& to = e.kids[user ? 2 : 1];
     const auto& size = e.kids[user ? 1 : 2];
     if (from.t.is_string()) {
-      pointer(r0, eval_string(from, depth + 1));
+      pointer(r0, string_operand(from, depth + 1));
     } else {
       eval(from, depth + 1);
     }
@@ -2970,7 +3094,7 @@ class builder {
     const place staged{r7, *copy_out_area_};
     const auto& from = s.args[0];
     if (from.t.is_string()) {
-      const auto text = eval_string(from, 0);
+      const auto text = string_operand(from, 0);
       if (s.kind == ir::action::copyoutstr) {
         string_length(text);
         e_.alu(BPF_ADD, r0, 1);
@@ -3246,11 +3370,11 @@ class builder {
     e_.mov(r0, r1);
   }
 
-  // r0 = the truth of e (strings are true).
+  // r0 = the truth of e (a string is true unless NULL, as a pointer is).
   void truth(const expr& e, int depth) {
     if (e.t.is_string()) {
-      (void)eval_string(e, depth);
-      e_.mov(r0, 1);
+      is_null_string(eval_string(e, depth));
+      e_.alu(BPF_XOR, r0, 1);
       return;
     }
     eval(e, depth);
@@ -3474,8 +3598,12 @@ class builder {
 
   // The subroutines with an integer result that the kernel engine runs.
   void call(const expr& e, int depth) {
+    if (e.t.is_string()) {  // a string subroutine called for its effect: strtok(s, d);
+      (void)string_call(e, depth);
+      return;
+    }
     switch (e.function) {
-      case ir::subroutine::strlen: return string_length(eval_string(e.kids[0], depth));
+      case ir::subroutine::strlen: return string_length(string_operand(e.kids[0], depth));
       case ir::subroutine::speculation: return speculation();
       case ir::subroutine::progenyof: return progenyof(e, depth);
       case ir::subroutine::copyin:
@@ -3583,6 +3711,7 @@ class builder {
     eval(e.kids[1], depth);
     e_.store(r10, temp(depth), r0);
     const auto s = eval_string(e.kids[0], depth + 1);
+    if (may_be_null(e.kids[0])) fault_if_null(s, temp(depth), depth + 1);  // NULL's byte i is at address i
     e_.load(r1, r10, temp(depth));
     const auto ok = e_.make_label();
     e_.jump_if(BPF_JLT, r1, static_cast<std::int32_t>(e.kids[0].t.size), ok);  // unsigned: negative too
@@ -3637,6 +3766,8 @@ class builder {
   label next_;
   std::uint32_t probe_area_ = 0;
   std::map<std::string, std::uint32_t> literals_;
+  std::optional<std::uint32_t> null_literal_;
+  std::vector<bool> nullable_;  // nullable_variables()
   std::map<std::uint32_t, std::uint32_t> initial_values_;  // by aggregation id
   bool reads_task_ = false;  // see call_on_task
   // The bytes the records written outside ERROR's clauses take in the ring, each written at most

@@ -155,12 +155,14 @@ expr checker::string_constant(std::string s, ast::span where) {
 }
 
 // NULL (the integer constant 0) where a string is wanted, as DTrace allows in `s == NULL` and
-// `s = NULL`: our strings have no null pointer apart from "", so it is the empty string.
+// `s = NULL`: the NULL string, which orders before "" and faults where its bytes are read.
 bool checker::is_null(const expr& v) { return v.kind == kind_t::constant && v.t.is_integer() && v.value == 0; }
 
 expr checker::null_as_string(expr v, const type& wanted) {
   if (!wanted.is_string() || !is_null(v)) return v;
-  return string_constant("", v.where);
+  auto null = string_constant("", v.where);
+  null.value = 1;
+  return null;
 }
 
 // D's choice of type for a constant: the first of its candidate types that holds it.

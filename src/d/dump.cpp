@@ -32,7 +32,7 @@ std::string quote(const std::string& s) {
 std::string show(const expr& e) {
   switch (e.kind) {
     case kind_t::constant: return std::to_string(e.value);
-    case kind_t::string: return quote(e.text);
+    case kind_t::string: return e.value == 1 ? "NULL" : quote(e.text);
     case kind_t::builtin:
       return e.index == static_cast<std::uint32_t>(ir::builtin::arg) ? "arg" + std::to_string(e.value) : e.text;
     case kind_t::variable: return e.kids.empty() ? e.text : e.text + "[" + show_list(e.kids) + "]";

@@ -156,6 +156,7 @@ inline void put(std::vector<std::byte>& data, const ir::record& r, const value& 
   if (r.offset + r.size > data.size()) return;
   auto* at = data.data() + r.offset;
   if (t.is_string()) {
+    if (v.is_null()) bad_address(0);
     std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size > 0 ? r.size - 1 : 0));
   } else if (t.is_stack()) {
     std::memcpy(at, v.s.data(), std::min<std::size_t>(v.s.size(), r.size));
@@ -425,8 +426,15 @@ inline bool is_progeny_of(pid_t ancestor) {
   }
   return false;
 }
-inline std::string from(const std::string& s, std::size_t at) {
-  return at == std::string::npos ? std::string() : s.substr(at);
+// strchr(), strrchr(), strstr(): the rest of s from where it found, or NULL.
+inline value from(const std::string& s, std::size_t at) {
+  return at == std::string::npos ? value::null() : value{0, s.substr(at)};
+}
+// strchr() and strrchr() of c: the rest of s from its first or last c; the NUL ending s is one.
+inline value from_character(const std::string& s, std::int64_t c, bool first) {
+  const auto byte = static_cast<char>(c);
+  if (byte == '\0') return value{};
+  return from(s, first ? s.find(byte) : s.rfind(byte));
 }
 inline subroutine_fn subroutine_of(ir::subroutine f) {
   using args = std::span<const value>;
@@ -442,15 +450,11 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
         return clip(substring(a[0].s, a[1].i, a.size() > 2 ? std::optional(a[2].i) : std::nullopt, n), n);
       };
     case id::strchr:
-      return [](args a, size) {
-        return value{0, from(a[0].s, a[0].s.find(static_cast<char>(a[1].i)))};
-      };
+      return [](args a, size) { return from_character(a[0].s, a[1].i, true); };
     case id::strrchr:
-      return [](args a, size) {
-        return value{0, from(a[0].s, a[0].s.rfind(static_cast<char>(a[1].i)))};
-      };
+      return [](args a, size) { return from_character(a[0].s, a[1].i, false); };
     case id::strstr:
-      return [](args a, size) { return value{0, from(a[0].s, a[0].s.find(a[1].s))}; };
+      return [](args a, size) { return from(a[0].s, a[0].s.find(a[1].s)); };
     case id::index:
       return [](args a, size) {
         return value{string_index(a[0].s, a[1].s, a.size() > 2 ? std::optional(a[2].i) : std::nullopt), {}};
@@ -548,6 +552,7 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
 inline void set_record(agg::record& r, const agg::key_type& type, const value& v) {
   r.type = type;
   if (type.holds_bytes()) {
+    if (type.kind == agg::key_type::category::string && v.is_null()) bad_address(0);
     r.string.assign(v.s);
     r.integer = 0;
     if (type.form != agg::symbol_form::none)
@@ -838,11 +843,11 @@ class compiler {
       case ir::action::printf: {
         std::vector<compiled_expr> args;
         for (const auto& a : s.args) args.push_back(compile(a));
-        return [&s, args](runner& r) {
+        return naming_pc(pc, [&s, args](runner& r) {  // a NULL string's record faults
           for (std::size_t i = 0; i < args.size(); ++i)
             put(r.record, s.records[i], args[i](r), s.args[i].t);
           return true;
-        };
+        });
       }
     }
     return [](runner&) { return false; };
@@ -898,7 +903,7 @@ class compiler {
       case kind_t::constant:
         return value{e.value, {}};
       case kind_t::string:
-        return value{0, e.text};
+        return e.value == 1 ? value::null() : value{0, e.text};
       case kind_t::cast:
         if (const auto v = fixed(e.kids[0])) return value{ir::fit(v->i, e.t), {}};
         return std::nullopt;
@@ -927,11 +932,8 @@ class compiler {
   }
 
   compiled_step truth(const expr& e) {
-    if (e.t.is_string())
-      return [x = compile(e)](runner& r) {
-        (void)x(r);
-        return true;
-      };
+    if (e.t.is_string())  // a string is true unless NULL, as a pointer is
+      return [x = compile(e)](runner& r) { return !x(r).is_null(); };
     return [x = compile(e)](runner& r) { return x(r).i != 0; };
   }
 
@@ -1016,7 +1018,7 @@ class compiler {
         return [x = compile(e.kids[0])](runner& r) { return value{0, std::to_string(x(r).i)}; };
       case kind_t::call: {
         if (e.function == ir::subroutine::speculation) return speculation_call();
-        if (e.function == ir::subroutine::strtok) return strtok_call(e);
+        if (e.function == ir::subroutine::strtok) return naming_pc(pc, strtok_call(e));
         if (e.function == ir::subroutine::copyin || e.function == ir::subroutine::alloca) return naming_pc(pc, scratch_call(e));
         if (e.function == ir::subroutine::bcopy || e.function == ir::subroutine::copyinto) return naming_pc(pc, copy_call(e));
         if (e.t.form != agg::symbol_form::none) return symbol_call(e);
@@ -1029,9 +1031,14 @@ class compiler {
         if (args.size() > 3)
           throw engine_error("subroutine " + std::string(ir::name(e.function)) + "() takes at most 3 arguments");
         const auto strsize = static_cast<std::size_t>(e.t.is_string() ? e.t.size : 256);
-        return naming_pc(pc, [args, strsize, f = subroutine_of(e.function)](runner& r) {
+        std::vector<bool> strings;
+        for (const auto& k : e.kids) strings.push_back(k.t.is_string());
+        return naming_pc(pc, [args, strings, strsize, f = subroutine_of(e.function)](runner& r) {
           std::array<value, 3> a;
-          for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i](r);
+          for (std::size_t i = 0; i < args.size(); ++i) {
+            a[i] = args[i](r);
+            if (strings[i] && a[i].is_null()) bad_address(0);
+          }
           return f(std::span<const value>(a.data(), args.size()), strsize);
         });
       }
@@ -1043,8 +1050,10 @@ class compiler {
       // before the first, the index is out of bounds.
       case kind_t::string_character:
         return naming_pc(pc, [s = compile(e.kids[0]), i = compile(e.kids[1]), bytes = e.kids[0].t.size](runner& r) {
-          const auto text = s(r).s;
+          const auto string = s(r);
+          const auto& text = string.s;
           const auto index = i(r).i;
+          if (string.is_null()) bad_address(index);  // NULL's characters are at 0 + index
           if (index < 0 || static_cast<std::uint64_t>(index) >= bytes) throw fault_signal{fault_kind::bad_index, index};
           const auto at = static_cast<std::size_t>(index);
           return value{at < text.size() ? static_cast<signed char>(text[at]) : 0, {}};
@@ -1071,22 +1080,26 @@ class compiler {
   }
 
   // strtok(s, delimiters): s's first token, from its first byte not a delimiter up to the next
-  // delimiter ("" without one); strtok(NULL, delimiters) goes on from there with the thread's
-  // string, as DTrace keeps it. The rest starts at the delimiter that ended the token, as in
-  // dtrace-utils (the next call's delimiters decide whether it is one).
+  // delimiter, or NULL when none is left; strtok(NULL, delimiters) goes on from there with the
+  // thread's string, as DTrace keeps it (a thread with none faults at 0). The rest starts at the
+  // delimiter that ended the token, as in dtrace-utils (the next call's delimiters decide whether
+  // it is one).
   compiled_expr strtok_call(const expr& e) {
     const bool fresh = e.kids.size() == 2;
     return [s = fresh ? compile(e.kids[0]) : compiled_expr{}, delimiters = compile(e.kids.back())](runner& r) {
-      auto text = s ? s(r).s : std::string();
-      const auto d = delimiters(r).s;
-      auto& rest = r.st.strtok_rest[::gettid()];
-      if (s) rest = std::move(text);
-      const auto start = rest.find_first_not_of(d);
+      const auto text = s ? s(r) : value{};
+      const auto d = delimiters(r);
+      if (text.is_null() || d.is_null()) bad_address(0);
+      const auto tid = ::gettid();
+      if (!s && !r.st.strtok_rest.contains(tid)) bad_address(0);
+      auto& rest = r.st.strtok_rest[tid];
+      if (s) rest = text.s;
+      const auto start = rest.find_first_not_of(d.s);
       if (start == std::string::npos) {
         rest.clear();
-        return value{};
+        return value::null();
       }
-      const auto end = std::min(rest.find_first_of(d, start), rest.size());
+      const auto end = std::min(rest.find_first_of(d.s, start), rest.size());
       value token{0, rest.substr(start, end - start)};
       rest.erase(0, end);
       return token;
@@ -1190,7 +1203,9 @@ class compiler {
         return [a, b, holds](runner& r) {
           const auto x = a(r);
           const auto y = b(r);
-          return value{holds(x.s.compare(y.s), 0), {}};
+          // NULL orders before every string, "" too, as a null pointer before any other.
+          const int order = x.is_null() || y.is_null() ? int{!x.is_null()} - int{!y.is_null()} : x.s.compare(y.s);
+          return value{holds(order, 0), {}};
         };
       });
       // Strings only compare; the checker allows nothing else.
@@ -1251,8 +1266,10 @@ class compiler {
         if (r.st.globals.size() <= index) return {};
         return r.st.globals[index];
       }
+      // A dynamic variable not made reads as 0: a string one as NULL.
       const auto it = r.st.variables.find(k);
-      return it == r.st.variables.end() ? value{} : it->second;
+      if (it == r.st.variables.end()) return is_string ? value::null() : value{};
+      return it->second;
     }
 
     void store(runner& r, value x) const { store(r, place(r), std::move(x)); }
@@ -1263,10 +1280,10 @@ class compiler {
         if (r.st.globals.size() <= index) r.st.globals.resize(r.st.program.variables.size());
         r.st.globals[index] = std::move(x);
       } else {
-        // Assigning 0 (or "") deletes an element, as in DTrace's dynamic variables. Elements
-        // share dynvarsize bytes: one that does not fit is a dynamic variable drop.
+        // Assigning 0 (NULL to a string) deletes an element, as in DTrace's dynamic variables.
+        // Elements share dynvarsize bytes: one that does not fit is a dynamic variable drop.
         const auto it = r.st.variables.find(k);
-        if ((is_string && x.s.empty()) || (!is_string && x.i == 0)) {
+        if (is_string ? x.is_null() : x.i == 0) {
           if (it != r.st.variables.end()) {
             r.st.variables.erase(it);
             r.st.variable_bytes -= r.st.element_bytes;

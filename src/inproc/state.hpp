@@ -29,10 +29,17 @@ namespace dtpp::inproc {
 
 namespace detail {
 
-// A D value while a clause runs: an integer (its bits) or a string.
+// A D value while a clause runs: an integer (its bits) or a string. A string whose `i` is
+// null_string is NULL, DTrace's (char *)0 where a string goes: an associative array's element
+// never assigned, `s = NULL`, strstr() finding nothing. Reading its bytes faults at address 0.
 struct value {
+  static constexpr std::int64_t null_string = 1;
+
   std::int64_t i = 0;
   std::string s;  // a string, or a stack record's bytes
+
+  static value null() { return value{null_string, {}}; }
+  bool is_null() const { return i == null_string; }  // of a string
 };
 
 // speculate() of a buffer not in use: the clause stops, and its data goes nowhere.

@@ -2,7 +2,8 @@
  * The string and integer subroutines both engines run, at their edges: empty strings, results
  * cut at strsize characters, every byte that is not a letter, the byte-order and dev_t
  * subroutines over 64-bit values, integers in decimal (lltostr, stringof) up to INT64_MIN,
- * substr with every out-of-range index and count, strchr and strrchr.
+ * substr with every out-of-range index and count, strchr and strrchr (NULL when they find
+ * nothing; the NUL itself is found).
  */
 #pragma D option quiet
 #pragma D option strsize=16
@@ -34,7 +35,9 @@ BEGIN
 	printf("[%s] [%s] [%s] [%s] [%s]\n", substr(s, 0), substr(s, 1, 1), substr(s, 2, 100), substr(digits, 3),
 	    substr(digits, -9223372036854775807 - 1, 9223372036854775807));
 	c = 'b';
-	printf("[%s] [%s] [%s] [%s] [%s] [%s] [%s] [%s]\n", strchr("abcabc", c), strrchr("abcabc", c), strchr(s, 'x'),
-	    strrchr(s, 'x'), strchr(empty, 'a'), strrchr(empty, 'a'), strchr(s, 0), strrchr(digits, 'e'));
+	printf("[%s] [%s] [%s] [%s] [%s]\n", strchr("abcabc", c), strrchr("abcabc", c), strchr(s, 0), strrchr(s, 0),
+	    strrchr(digits, 'e'));
+	printf("%d %d %d %d\n", strchr(s, 'x') == NULL, strrchr(s, 'x') == NULL, strchr(empty, 'a') == NULL,
+	    strrchr(empty, 'a') == NULL);
 	exit(0);
 }

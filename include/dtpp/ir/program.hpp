@@ -163,7 +163,7 @@ inline std::string_view name(subroutine s) {
 struct expr {
   enum class kind_t : std::uint8_t {
     constant,     ///< value
-    string,       ///< text
+    string,       ///< text; value 1: NULL, a null pointer where a string goes (`s = NULL`)
     builtin,      ///< index: the builtin (arg number in `value` for builtin::arg)
     variable,     ///< index: variable id; text: its name; kids: keys of an associative array
     unary,        ///< operation: negate, plus, logical_not, complement; kids: operand
