@@ -60,6 +60,9 @@ compile_result checker::run(const ast::program& program) {
     if ((declares && !result_.errors.empty()) || probes_refused_) return std::move(result_);
   }
   result_.program.scratchsize = options_.scratch_bytes();
+  // A `#pragma D attributes` whose identifier nothing declared, before or after it, is unused.
+  for (const auto& a : program.attributes_pragmas)
+    if (result_.errors.empty() && !names_identifier(a.name)) error("D_PRAGMA_UNUSED", "unused #pragma attributes", a.where);
   if (result_.program.clauses.empty() && result_.errors.empty() && !options_.empty_ok)
     error("D_EMPTY", "empty D program translation unit",
           {static_cast<std::uint32_t>(source_.text().size()),

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,14 @@ expr checker::character_literal(const ast::node_ptr& n) {
     e.value = static_cast<std::int8_t>(static_cast<std::uint8_t>(v));
   }
   return e;
+}
+
+bool checker::names_identifier(const std::string& name) const {
+  if (globals_.contains(name) || inlines_.contains(name) || enumerators_.contains(name) || is_builtin_name(name))
+    return true;
+  static const std::set<std::string, std::less<>> others = {"curthread", "ipl", "zonename", "args", "uregs", "cwd", "root"};
+  std::int64_t value = 0;
+  return others.contains(name) || library_constant(name, value).has_value();
 }
 
 expr checker::identifier(const std::string& name, ast::span where) {

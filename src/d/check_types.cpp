@@ -134,6 +134,8 @@ void checker::declare(const ast::declaration& d) {
   } catch (const failed&) {
     return;
   }
+  // A function's prototype (from a C header) names no variable: D cannot call it.
+  if (t && d.is_function) return;
   if (t && t->is_void() && !d.dimensions.empty()) {
     error("D_DECL_VOIDOBJ", "cannot declare array of void", d.where);
     return;

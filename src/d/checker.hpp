@@ -225,6 +225,9 @@ class checker {
   // ---- expressions: variables (check_expressions.cpp) ----------------------------------------
 
   expr identifier(const std::string& name, ast::span where);
+  /// Whether `name` is an identifier D knows: a variable or inline declared, a builtin variable,
+  /// an enumerator or a library constant.
+  bool names_identifier(const std::string& name) const;
   expr variable_ref(std::uint32_t id, ast::span where);
   std::uint32_t new_variable(std::string name, ir::scope s, type t, std::vector<type> keys = {});
   expr member(const ast::node_ptr& n, const type* assigned);

@@ -101,6 +101,7 @@ struct declaration {
   /// An array's dimensions as written, outermost first ("" for `[]`, which D refuses).
   std::vector<std::string> dimensions;
   bool is_inline = false;
+  bool is_function = false;  ///< `type name(parameters)`: a prototype, which declares no variable
   node_ptr value;  ///< an inline's expression; a variable's initializer, which D refuses
   span where;
 };
@@ -145,8 +146,16 @@ struct translator {
   span where;
 };
 
+/// `#pragma D attributes attributes name`: the identifier named, which the program or D must
+/// declare somewhere (its stability attributes are not kept).
+struct attributes_pragma {
+  std::string name;
+  span where;
+};
+
 struct program {
   std::vector<std::variant<pragma, library_dependency, clause, declaration, type_declaration, translator>> items;
+  std::vector<attributes_pragma> attributes_pragmas;
 };
 
 }  // namespace dtpp::d::ast

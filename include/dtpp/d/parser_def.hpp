@@ -590,8 +590,8 @@ const auto declared_type = declared_type_name[([](auto& ctx) { last_of(x3::_val(
      stars[([](auto& ctx) { last_of(x3::_val(ctx)).type = stars_of(x3::_attr(ctx)); })]);
 
 // `[inline] [self|this] type declarator, ... ;`, each declarator `name`, `*name`,
-// `name[N]...` or `name[type, ...]`, with `= expression` for an inline (the checker refuses it
-// elsewhere). An inline declares one name: a ',' after it is a syntax error, as in DTrace.
+// `name[N]...`, `name[type, ...]` or a function's `name(parameters)`, with `= expression` for an
+// inline (the checker refuses it elsewhere). An inline declares one name: a ',' after it is a syntax error, as in DTrace.
 x3::rule<class declaration, std::vector<ast::declaration>> const declaration = "declaration";
 // A second storage class (`self this int x;`) is kept, "self this", for the checker to refuse.
 const auto declaration_scope = [](const char* scope) {
@@ -605,6 +605,10 @@ const auto declarator_tail =
       ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).back().keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).back().value = x3::_attr(ctx); })]);
 const auto declared_name = identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
+// `(type [name], ...)`, `(void)`, `()` or with `...` last: a function's prototype, as C headers
+// declare them (`void f(int, char *);`).
+const auto parameter_list = x3::omit['(' > -((x3::lit("...") | (declared_type_name >> -identifier_text)) % ',') > ')'];
+const auto mark_function = [](auto& ctx) { x3::_val(ctx).back().is_function = true; };
 // `self x;` and `this x;`: a storage class without a type declares an int, as in C.
 const auto scope_without_type = [](auto& ctx) {
   auto& d = x3::_val(ctx).back();
@@ -617,9 +621,11 @@ const auto declaration_def = x3::omit[
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
-    ((declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >> declarator_tail >>
+    ((declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >>
+    -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
-     (+((',' > stars > identifier_text)[push_next_declarator] > declarator_tail) > ';') | ';')];
+     (+((',' > stars > identifier_text)[push_next_declarator] > -parameter_list[mark_function] > declarator_tail) > ';') |
+     ';')];
 BOOST_SPIRIT_DEFINE(declaration)
 
 // The parts of type declarations and translators, each a declared_member (the last of a list).
@@ -1059,6 +1065,8 @@ inline void read_directive(const std::string& line, std::uint32_t at, ast::progr
       malformed("<attributes> <ident>");
     else if (!is_attribute_triple(args[0].text))
       errors.push_back({"D_PRAGMA_INVAL", "invalid attributes specified by #pragma attributes", where});
+    else if (args[1].text != "provider")  // a provider's are its own, which dtpp keeps in C++
+      program.attributes_pragmas.push_back({args[1].text, where});
   } else if (name == "binding") {
     if (!is(0, kind::string) || !is(1, kind::word))
       malformed("\"version\" <ident>");

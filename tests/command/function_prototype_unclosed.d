@@ -1,0 +1,2 @@
+int x(;
+BEGIN { exit(0); }
