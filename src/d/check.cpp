@@ -57,7 +57,11 @@ compile_result checker::run(const ast::program& program) {
     // What follows a broken type or translator would only report errors it caused, where DTrace
     // reports that one.
     const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);
-    if ((declares && !result_.errors.empty()) || probes_refused_) return std::move(result_);
+    // A syntax error the grammar lets through for the checker to word (`int i = 0;`) ends the
+    // program there, as DTrace's parser stops at one.
+    const bool syntax = std::holds_alternative<ast::declaration>(item) && !result_.errors.empty() &&
+                        result_.errors.back().tag == "D_SYNTAX";
+    if ((declares && !result_.errors.empty()) || syntax || probes_refused_) return std::move(result_);
   }
   result_.program.scratchsize = options_.scratch_bytes();
   // A `#pragma D attributes` whose identifier nothing declared, before or after it, is unused.
@@ -204,7 +208,7 @@ void checker::clause(const ast::clause& c) {
   if (c.predicate && (first_error_is(actions_errors, "D_IDENT_UNDEF") || first_error_is(actions_errors, "D_VAR_UNDEF"))) {
     result_.errors.resize(actions_errors);
     check_predicate();
-    check_actions();
+    if (result_.errors.size() == actions_errors) check_actions();  // DTrace stops at the predicate's error
   } else if (c.predicate) {
     const auto predicate_errors = result_.errors.size();
     check_predicate();

@@ -607,7 +607,8 @@ const auto declarator_tail =
 const auto declared_name = identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
 // `(type [name], ...)`, `(void)`, `()` or with `...` last: a function's prototype, as C headers
 // declare them (`void f(int, char *);`).
-const auto parameter_list = x3::omit['(' > -((x3::lit("...") | (declared_type_name >> -identifier_text)) % ',') > ')'];
+// Backtracking, not expecting, after the '(': `BEGIN exit(0); }` is a clause broken off.
+const auto parameter_list = x3::omit['(' >> -((x3::lit("...") | (declared_type_name >> -identifier_text)) % ',') >> ')'];
 const auto mark_function = [](auto& ctx) { x3::_val(ctx).back().is_function = true; };
 // `self x;` and `this x;`: a storage class without a type declares an int, as in C.
 const auto scope_without_type = [](auto& ctx) {

@@ -1,5 +1,4 @@
 inline int X = "a";
-int y = 3;
 inline int X2 = 1;
 inline int X2 = 2;
 inline void V = 1;

@@ -1,0 +1,2 @@
+int y = 3;
+BEGIN { trace(z); }
