@@ -1281,6 +1281,20 @@ class builder {
     return nullable;
   }
 
+  // r0 = the address of the string's bytes (`(char *)s`), as a number; NULL's is 0.
+  void string_address(const expr& e, int depth) {
+    const auto at = eval_string(e, depth);
+    pointer(r0, at);
+    e_.store(r7, off16(address_word()), r0);  // a number, no more a map pointer
+    e_.load(r0, r7, off16(address_word()));
+    if (!may_be_null(e)) return;
+    const auto done = e_.make_label();
+    e_.load(r1, at.base, off16(at.offset), 2);
+    e_.jump_if(BPF_JNE, r1, null_mark, done);
+    e_.mov(r0, 0);
+    e_.bind(done);
+  }
+
   // A string whose bytes are read (by a subroutine, into a record or a key): NULL faults at 0,
   // as DTrace's does.
   place string_operand(const expr& e, int depth) {
@@ -3461,6 +3475,7 @@ class builder {
         return;
       }
       case kind_t::cast:
+        if (e.kids[0].t.is_string()) return string_address(e.kids[0], depth);
         eval(e.kids[0], depth);
         e_.extend(r0, e.t.size, e.t.is_signed);
         return;

@@ -166,6 +166,18 @@ expr checker::null_as_string(expr v, const type& wanted) {
   return null;
 }
 
+// A string where a pointer is wanted (`(char *)s`, `char *p = probeprov`): the address of its
+// bytes, which last while the clause runs, as dtrace-utils' strings are a char pointer; NULL's
+// is 0.
+expr checker::string_address(expr v, const type& pointer) {
+  expr e;
+  e.kind = kind_t::cast;
+  e.t = pointer;
+  e.where = v.where;
+  e.kids.push_back(std::move(v));
+  return e;
+}
+
 // D's choice of type for a constant: the first of its candidate types that holds it.
 expr checker::integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                                int start, bool step_two) {
@@ -970,6 +982,8 @@ expr checker::assign(const ast::node_ptr& n) {
   if (target.kind == kind_t::variable && target.kids.empty() && op == "=" && holds_scratch(n->kids[1]))
     scratch_variables_.insert(target.index);
   if (op == "=") v = null_as_string(std::move(v), target.t);
+  if (const auto to = pointed_to(target.t); op == "=" && v.t.is_string() && to && to->is_integer() && to->size == 1)
+    v = string_address(std::move(v), target.t);  // char *p = s
   const bool floats = target.t.is_floating() || v.t.is_floating();
   // D assigns no float, not even to a float (dtrace-utils' dt_node_is_argcompat takes none).
   // A pointer and an integer meet only through a cast, but for a NULL (constant 0) pointer, as

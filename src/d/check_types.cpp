@@ -278,8 +278,14 @@ expr checker::cast(const ast::node_ptr& n) {
     v.t = void_type();
     return v;
   }
-  // (string)p: the string in memory at a pointer (alloca()'s, copyin()'s), as DTrace reads it.
+  // (string)p: the string in memory at a pointer (alloca()'s, copyin()'s), as DTrace reads it;
+  // (char *)s: the address of a string's bytes.
   if (t && t->is_string() && pointed_to(v.t)) return memory_string(std::move(v), n->where, holds_scratch(n->kids[0]));
+  if (t && pointed_to(*t) && v.t.is_string()) {
+    auto e = string_address(std::move(v), *t);
+    e.where = n->where;
+    return e;
+  }
   // A float casts only to its own type (and to void, above): D converts no float to anything.
   const bool floats_differ = (t && t->is_floating()) || v.t.is_floating() ? !t || *t != v.t : false;
   if (!t || t->is_void() || t->is_object() || t->is_string() != v.t.is_string() || v.t.is_void() || floats_differ)

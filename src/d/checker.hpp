@@ -213,6 +213,7 @@ class checker {
   static bool is_null(const expr& v);  // NULL, or any integer constant 0
   bool fits_pointer_parameter(const type& parameter, const expr& argument);
   expr null_as_string(expr v, const type& wanted);
+  expr string_address(expr v, const type& pointer);
   expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                         int start = 0, bool step_two = true);
   expr integer_literal(const ast::node_ptr& n);

@@ -905,7 +905,7 @@ class compiler {
       case kind_t::string:
         return e.value == 1 ? value::null() : value{0, e.text};
       case kind_t::cast:
-        if (const auto v = fixed(e.kids[0])) return value{ir::fit(v->i, e.t), {}};
+        if (const auto v = fixed(e.kids[0]); v && !e.kids[0].t.is_string()) return value{ir::fit(v->i, e.t), {}};
         return std::nullopt;
       case kind_t::builtin:
         switch (static_cast<builtin>(e.index)) {
@@ -1009,6 +1009,14 @@ class compiler {
           return prefix ? updated : old;
         };
       case kind_t::cast:
+        if (e.kids[0].t.is_string())  // (char *)s: where the firing keeps the string's bytes
+          return [x = compile(e.kids[0]), bytes = e.kids[0].t.size](runner& r) {
+            auto s = x(r);
+            if (s.is_null()) return value{};
+            s.s.resize(std::max<std::size_t>(s.s.size(), bytes), '\0');  // zero to its last byte, as D's
+            const auto& kept = r.addressed.emplace_back(std::move(s.s));
+            return value{static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(kept.c_str())), {}};
+          };
         return [x = compile(e.kids[0]), t = e.t](runner& r) {
           return value{ir::fit(x(r).i, t), {}};
         };

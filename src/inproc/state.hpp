@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -273,6 +274,9 @@ class runner {
   // While a store's place is computed in an associative array's struct element (`a[i++].r[j] =
   // v`): the element, made first, which the address's root stands for (its key evaluated once).
   std::byte* made_element = nullptr;
+  // The strings whose address the firing took (`(char *)s`): their bytes stay where they are
+  // until it ends.
+  std::deque<std::string> addressed;
 
  private:
   // DTrace's ERROR probe, as dtrace-utils fires it: arg1 the probe id, arg2 the statement id

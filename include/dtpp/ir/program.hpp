@@ -174,7 +174,7 @@ struct expr {
     /// the integer 0) the element deleted.
     assign,
     increment,    ///< operation: increment or decrement; value: 1 for prefix, 0 for postfix; kids: target
-    cast,         ///< kids: operand; type: the target
+    cast,         ///< kids: operand; type: the target (a pointer for a string: its bytes' address, NULL's 0)
     call,         ///< function: the subroutine; kids: arguments (strtok(NULL, d): d alone, going on with the thread's string)
     stringof,     ///< kids: operand
     /// The object `value` bytes past the address kids[0] (a pointer, or a struct or union object)
