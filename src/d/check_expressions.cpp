@@ -1093,6 +1093,15 @@ expr checker::binary(const ast::node_ptr& n) {
     const bool integral_only = operation >= ir::op::modulo;  // % & | ^ << >>, by the enum's order
     if ((a.t.is_floating() || b.t.is_floating()) && (operation == ir::op::add || operation == ir::op::subtract))
       incompatible_operands(a.t.name, op, b.t.name, n->where);
+    // s + n, n + s: the string from its byte n on, as dtrace-utils adds to a string's address.
+    if (operation == ir::op::add && a.t.is_string() != b.t.is_string() && (a.t.is_string() ? b : a).t.is_integer() &&
+        !pointer_step((a.t.is_string() ? b : a).t)) {
+      auto& text = a.t.is_string() ? a : b;
+      auto& offset = a.t.is_string() ? b : a;
+      const auto char_pointer = integer_type("char *", 8, false);
+      auto address = pointer_arithmetic(ir::op::add, string_address(std::move(text), char_pointer), std::move(offset), op, n->where);
+      return memory_string(std::move(address), n->where, false);
+    }
     if (!a.t.is_integer() || !b.t.is_integer())
       fail(integral_only ? "D_OP_INT" : "D_OP_ARITH",
            op_message(op, integral_only ? "requires operands of integral type" : "requires operands of arithmetic type"), n->where);
