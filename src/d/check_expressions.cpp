@@ -979,6 +979,10 @@ expr checker::assign(const ast::node_ptr& n) {
     v = value_of(std::move(v), n->kids[1]->where);
   }
   if (whole || target.t.kind == type::category::record) return whole_assignment(n, std::move(target), std::move(v));
+  // A variable holds scratch memory's address or another's, known when the program is checked.
+  if (const auto& from = n->kids[1]; target.kind == kind_t::variable && from->kind == ast::node_kind::conditional &&
+                                     holds_scratch(from->kids[1]) != holds_scratch(from->kids[2]))
+    fail("D_ALLOCA_INCOMPAT", "ternary conditional with alloca and non-alloca branches cannot be assigned to a variable", n->where);
   if (target.kind == kind_t::variable && target.kids.empty() && op == "=" && holds_scratch(n->kids[1]))
     scratch_variables_.insert(target.index);
   if (op == "=") v = null_as_string(std::move(v), target.t);
