@@ -106,7 +106,11 @@ void session::go() {
         if (!c.probes.empty() && ir::is_destructive(st.kind))
           throw engine_error(EPERM, "failed to go", "Destructive actions not allowed", st.where, "");
   // As libdtrace's dtrace_go(): no buffer holds no record (`-x bufsize` with no value is 0).
-  if (options_.size("bufsize", 1) == 0)
+  // An aggregation whose row does not fit in aggsize could hold none (libdtrace's too).
+  const auto aggsize = options_.size("aggsize", 4u << 20);
+  const auto& aggregations = engine_->program().aggregations;
+  const bool no_row = std::any_of(aggregations.begin(), aggregations.end(), [&](const auto& a) { return agg::row_bytes(a) > aggsize; });
+  if (options_.size("bufsize", 1) == 0 || no_row)
     throw engine_error(EBUSY, "failed to go", "Enabling exceeds size of buffer", d::diagnostic::nowhere, "");
   try {
     const auto policy = static_cast<principal_buffer::policy>(options_.number("bufpolicy").value_or(2));

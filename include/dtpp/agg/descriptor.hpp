@@ -1,6 +1,7 @@
 // What an aggregation is: its variable id, name, function and key types.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,5 +20,13 @@ struct descriptor {
   std::vector<key_type> keys;
   friend bool operator==(const descriptor&, const descriptor&) = default;
 };
+
+/// The bytes a row of the aggregation takes in aggsize: its keys and the function's words, with
+/// one word more.
+inline std::size_t row_bytes(const descriptor& d) {
+  std::size_t row = 8 * (d.fn.words() + 1);
+  for (const auto& k : d.keys) row += k.size;
+  return row;
+}
 
 }  // namespace dtpp::agg

@@ -34,11 +34,7 @@ class dynamic_aggregation final : public live_aggregation {
 
   /// Bounds each thread's part to `bytes`, counting a row as the kernel engine counts a map entry
   /// (its keys at their declared sizes, its data words); updates that find no room are drops().
-  void limit_bytes(std::size_t bytes) {
-    std::size_t row = 8 * (store_.function().words() + 1);
-    for (const auto& k : desc().keys) row += k.size;
-    store_.limit_rows(std::max<std::size_t>(bytes / row, 1));
-  }
+  void limit_bytes(std::size_t bytes) { store_.limit_rows(std::max<std::size_t>(bytes / row_bytes(desc()), 1)); }
   std::uint64_t drops() const { return store_.drops(); }
 
   dynamic_table snapshot() const override { return store_.snapshot(); }
