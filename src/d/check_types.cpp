@@ -198,7 +198,12 @@ void checker::declare(const ast::declaration& d) {
   std::vector<type> keys;
   for (const auto& k : d.keys) {
     const auto kt = find_type(k);
-    if (!kt || kt->is_void() || kt->is_object()) {
+    if (kt && kt->is_void()) {
+      error("D_DECL_PROTO_TYPE", "array prototype may not use parameter of type void: (anonymous), parameter #" +
+                                     std::to_string(keys.size() + 1), d.where);
+      return;
+    }
+    if (!kt || kt->is_object()) {
       error("D_DECL_ARRSUB", "positive integral constant expression or tuple signature expected as array declaration subscript", d.where);
       return;
     }
