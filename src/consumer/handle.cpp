@@ -112,7 +112,7 @@ program handle::compile(const d::source_file& source, bool script_file, std::str
     }
     throw compile_error(text, std::move(errors));
   };
-  auto parsed = d::parse(source, script_file);
+  auto parsed = d::parse(source, script_file, options_.on("pspec"));
   if (!parsed.errors.empty())
     refuse(std::move(parsed.errors), [&](d::ast::span where) { return std::pair{std::cref(source), where}; });
 

@@ -337,7 +337,7 @@ compile_result check(const ast::program& program, const source_file& source,
 }
 
 compile_result compile(const source_file& source, const compile_options& options) {
-  auto parsed = parse(source, options.script_file);
+  auto parsed = parse(source, options.script_file, options.pspec);
   if (!parsed.errors.empty()) return {{}, std::move(parsed.errors)};
   return check(parsed.program, source, options);
 }

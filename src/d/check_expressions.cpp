@@ -167,16 +167,9 @@ expr checker::null_as_string(expr v, const type& wanted) {
 }
 
 // A string where a pointer is wanted (`(char *)s`, `char *p = probeprov`): the address of its
-// bytes, which last while the clause runs, as dtrace-utils' strings are a char pointer; NULL's
-// is 0.
-expr checker::string_address(expr v, const type& pointer) {
-  expr e;
-  e.kind = kind_t::cast;
-  e.t = pointer;
-  e.where = v.where;
-  e.kids.push_back(std::move(v));
-  return e;
-}
+// bytes, a cast (ir::expr::kind_t::cast), which last while the clause runs, as dtrace-utils'
+// strings are a char pointer; NULL's is 0.
+expr checker::string_address(expr v, const type& pointer) { return cast_to(std::move(v), pointer); }
 
 // D's choice of type for a constant: the first of its candidate types that holds it.
 expr checker::integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,

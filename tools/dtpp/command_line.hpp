@@ -233,6 +233,7 @@ inline std::optional<std::string_view> set_option(settings& s, std::string_view 
   if (name == "argref") s.compile.argref = true;
   if (name == "empty") s.compile.empty_ok = true;
   if (name == "zdefs") s.compile.zdefs = true;
+  if (name == "pspec") s.compile.pspec = true;
   if (name == "strsize") s.compile.strsize = static_cast<std::uint32_t>(*options::parse_size(text));
   d::set_frames_option(s.compile, name, text);
   d::set_registers_option(s.compile, name, text);

@@ -217,7 +217,7 @@ std::optional<ir::program> compile(const settings& s, loaded_programs& loaded) {
       parsed_all = false;
       continue;
     }
-    parsed = d::parse(program->source, spec.script);
+    parsed = d::parse(program->source, spec.script, s.compile.pspec);
     // parse() and check() apart, rather than compile(), so that the pragmas errtags and
     // errsource apply to syntax errors too; a bad errsource value is the checker's to report.
     loaded.errtags |= s.errtags || find_pragma(parsed->program, "errtags");

@@ -33,6 +33,7 @@ struct compile_options {
   bool argref = false;          ///< do not report an unreferenced last argument
   bool empty_ok = false;        ///< -xempty: a program with no clause is fine
   bool script_file = false;     ///< the source is a script file's (parse())
+  bool pspec = false;           ///< -x pspec: a file's text may end with a bare description (parse())
   bool zdefs = false;           ///< -Z: a probe description may match nothing (none is refused)
   /// Where struct, union and typedef names and curthread's type come from (the kernel engine's
   /// BTF, kernel::kernel_types()); null: only D's own types. Not owned; asked only when a

@@ -1145,7 +1145,7 @@ inline std::string with_body_directives_read(const std::string& text, ast::progr
 
 }  // namespace detail
 
-parse_result parse(const source_file& source, bool script_file) {
+parse_result parse(const source_file& source, bool script_file, bool pspec) {
   namespace x3 = boost::spirit::x3;
   parse_result result;
   result.errors = detail::scan(source.text());
@@ -1164,16 +1164,19 @@ parse_result parse(const source_file& source, bool script_file) {
   // DTrace's lexer reads a control line where it reaches it, before its parser sees what follows:
   // where an item breaks off at one (`inline int foo` then `#pragma D attributes ...`), a line it
   // refuses is the error, and the reading ends there.
+  // The control line from `begin` to `eol`: true when it is refused.
+  const auto read_control_line = [&](std::size_t begin, std::size_t eol) {
+    const auto reported = result.errors.size();
+    detail::read_directive(text.substr(begin, eol - begin), static_cast<std::uint32_t>(begin), result.program,
+                           result.errors);
+    return result.errors.size() > reported;
+  };
   bool stopped = false;
   const auto report_syntax_error = [&](std::size_t where) {
     const auto begin = std::min(text.find_first_not_of(" \t\r\n", where), text.size());
-    if (begin < text.size() && text[begin] == '#' && (begin == 0 || text[begin - 1] == '\n')) {
-      const auto eol = std::min(text.find('\n', begin), text.size());
-      const auto reported = result.errors.size();
-      detail::read_directive(text.substr(begin, eol - begin), static_cast<std::uint32_t>(begin), result.program,
-                             result.errors);
-      if ((stopped = result.errors.size() > reported)) return;
-    }
+    if (begin < text.size() && text[begin] == '#' && (begin == 0 || text[begin - 1] == '\n') &&
+        (stopped = read_control_line(begin, std::min(text.find('\n', begin), text.size()))))
+      return;
     result.errors.push_back(detail::syntax_error(text, where));
   };
   std::size_t at = 0;
@@ -1192,12 +1195,9 @@ parse_result parse(const source_file& source, bool script_file) {
                                  {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(eol)}});
         break;
       }
-      const auto reported = result.errors.size();
-      detail::read_directive(text.substr(at, eol - at), static_cast<std::uint32_t>(at),
-                             result.program, result.errors);
       // A directive D does not know stops the reading, as it stops DTrace's lexer: a header's
       // hundreds of #define lines without -C are one mistake, reported once.
-      if (result.errors.size() > reported && result.errors.back().tag == "D_PRAGCTL_INVAL") break;
+      if (read_control_line(at, eol) && result.errors.back().tag == "D_PRAGCTL_INVAL") break;
       at = eol;
       continue;
     }
@@ -1261,14 +1261,14 @@ parse_result parse(const source_file& source, bool script_file) {
         // next clause; only a command line's `-n BEGIN` stands alone. Skipped as a broken clause.
         if (script_file && !c.predicate && !c.has_body) {
           // At the end of the file DTrace's lexer, still reading descriptions, reaches its end;
-          // unless `#pragma D option pspec` told it the text is one.
-          const bool pspec = std::any_of(result.program.items.begin(), result.program.items.end(), [](const auto& item) {
+          // unless pspec (here or in `#pragma D option pspec`) told it the text is one.
+          const bool pspec_pragma = std::any_of(result.program.items.begin(), result.program.items.end(), [](const auto& item) {
             const auto* p = std::get_if<ast::pragma>(&item);
             return p && p->name == "pspec";
           });
           auto rest = it;
           x3::parse(rest, text.cend(), *parser::skipper);
-          if (rest == text.cend() && !pspec) {
+          if (rest == text.cend() && !pspec && !pspec_pragma) {
             const auto end = static_cast<std::uint32_t>(text.size());
             result.errors.push_back({"D_SYNTAX", "syntax error near end-of-input", {end, end}});
             break;

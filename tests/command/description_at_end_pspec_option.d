@@ -1,0 +1,2 @@
+BEGIN { exit(0); }
+int*x
