@@ -28,10 +28,12 @@ namespace parser {
 namespace x3 = boost::spirit::x3;
 using iterator = std::string::const_iterator;
 
-// The context gives semantic actions the start of the text (to turn iterators into offsets) and
-// the list errors are added to.
+// The context gives semantic actions the start of the text (to turn iterators into offsets), the
+// list errors are added to, and the names the program's typedefs declared so far (typedefs_tag),
+// which DTrace's lexer knows as type names.
 struct text_tag;
 struct errors_tag;
+struct typedefs_tag;
 
 template <class Context>
 std::uint32_t offset_of(const Context& ctx, iterator it) {
@@ -207,6 +209,13 @@ const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
 const auto declared_type_name = x3::rule<class declared_type_name, std::string>{"type name"} =
     x3::raw[type_name | (identifier_text >> *x3::lit('*'))];
 
+// A name a typedef before it declared, which a cast may name alone: `(foo)x`.
+const auto declared_typedef_name = x3::rule<class declared_typedef_name, std::string>{"type name"} =
+    identifier_text[([](auto& ctx) {
+      x3::_val(ctx) = x3::_attr(ctx);
+      x3::_pass(ctx) = x3::get<typedefs_tag>(ctx).get().contains(x3::_attr(ctx));
+    })];
+
 // `name *`: a pointer to a typedef's type, which a cast may name.
 const auto typedef_pointer_name = x3::rule<class typedef_pointer_name, std::string>{"type name"} =
     x3::raw[identifier_text >> +x3::lit('*')];
@@ -353,6 +362,7 @@ const auto primary_def = x3::eps[open_node] >> (
     aggregation_text[aggregation_leaf] |
     (x3::lexeme["sizeof" >> word_end] >> '(' >> type_name >> ')')[sizeof_type_action] |
     (x3::lexeme["sizeof" >> word_end] >> '(' >> (anonymous_record > stars > ')'))[with_record(node_kind::sizeof_type)] |
+    (x3::lexeme["sizeof" >> word_end] >> '(' >> declared_typedef_name >> ')')[sizeof_type_action] |
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
     (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
@@ -405,8 +415,10 @@ const auto prefix_item_def = x3::eps[open_node] >> (
             '&'][prefix_op_action] |
     ('(' >> type_name >> ')')[cast_action] |
     ('(' >> (anonymous_record > stars > ')'))[with_record(node_kind::cast)] |
-    // (name *): a pointer to a typedef's type (`(name)` alone would be an expression in brackets).
-    ('(' >> typedef_pointer_name >> ')')[cast_action]);
+    // (name *): a pointer to a typedef's type; (name) of a name no typedef declared yet is an
+    // expression in brackets.
+    ('(' >> typedef_pointer_name >> ')')[cast_action] |
+    ('(' >> declared_typedef_name >> ')')[cast_action]);
 
 // Prefix operators apply right to left: -!x is -(!x). Iterating keeps the C++ stack flat, but
 // sizeof and stringof recurse (and brackets, through expression): every path by which the
@@ -1179,6 +1191,7 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
       return;
     result.errors.push_back(detail::syntax_error(text, where));
   };
+  std::set<std::string, std::less<>> typedefs;  // parser::typedefs_tag
   std::size_t at = 0;
   if (text.compare(0, 2, "#!") == 0) at = text.find('\n') == std::string::npos ? text.size() : text.find('\n');
   while (!stopped) {
@@ -1215,7 +1228,8 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
       auto dit = it;
       const auto item_parser = x3::with<parser::text_tag>(std::cref(text))[
           x3::with<parser::errors_tag>(std::ref(result.errors))[
-              x3::with<parser::recursion_tag>(std::ref(depth))[rule]]];
+              x3::with<parser::typedefs_tag>(std::cref(typedefs))[
+                  x3::with<parser::recursion_tag>(std::ref(depth))[rule]]]];
       try {
         if (!x3::phrase_parse(dit, text.cend(), item_parser, parser::skipper, item)) return attempt::no;
         at = static_cast<std::size_t>(dit - text.cbegin());
@@ -1230,6 +1244,8 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
             result.program.items.emplace_back(std::move(variable));
           }
         } else {
+          if constexpr (std::is_same_v<decltype(item), ast::type_declaration>)
+            if (item.keyword == "typedef") typedefs.insert(item.name);
           while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
           item.where = {where.begin, static_cast<std::uint32_t>(end)};
           result.program.items.emplace_back(std::move(item));
@@ -1253,7 +1269,8 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
     try {
       const auto parser = x3::with<parser::text_tag>(std::cref(text))[
           x3::with<parser::errors_tag>(std::ref(result.errors))[
-              x3::with<parser::recursion_tag>(std::ref(depth))[parser::clause]]];
+              x3::with<parser::typedefs_tag>(std::cref(typedefs))[
+                  x3::with<parser::recursion_tag>(std::ref(depth))[parser::clause]]]];
       if (x3::phrase_parse(it, text.cend(), parser, parser::skipper, c)) {
         c.where = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(it - text.cbegin())};
         at = static_cast<std::size_t>(it - text.cbegin());
