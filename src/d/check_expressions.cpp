@@ -886,8 +886,8 @@ bool checker::scratch_root(const ast::node_ptr& n) {
 // writable memory.
 expr checker::memory_lvalue(const ast::node_ptr& n, const std::string& op) {
   const auto& base = n->kids[0];
+  auto target = object(n);  // its errors first (an index out of bounds), as DTrace cooks it first
   if (!writable(base)) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), n->where);
-  auto target = object(n);
   if (target.kind != kind_t::memory)
     fail("D_OP_LVAL", op_message(op, "requires modifiable lvalue as an operand"), n->where);
   if (target.t.kind == type::category::array)

@@ -446,6 +446,12 @@ expr checker::element_of(const ast::node_ptr& n) {
   if (base.t.is_string() && n->kids.size() == 2) {
     auto i = value(n->kids[1]);
     if (!i.t.is_integer() || i.t.is_pointer()) fail("D_OP_INT", "operator [ ] requires an operand of integral type", n->kids[1]->where);
+    // A translated char array member (`curlwpsinfo->pr_name`) is its string, within its array.
+    const bool member_array = n->kids[0]->kind == ast::node_kind::member && base.kind == kind_t::memory_string &&
+                              base.kids[0].t.kind == type::category::array;
+    if (member_array && i.kind == kind_t::constant && static_cast<std::uint64_t>(i.value) >= base.kids[0].t.size)
+      fail("D_ARR_BOUNDS", "index outside array bounds: " + std::to_string(static_cast<std::uint64_t>(i.value)) +
+                               ", max is " + std::to_string(base.kids[0].t.size), n->where);
     expr e;
     e.kind = kind_t::string_character;
     e.t = integer_type("char", 1, true);
