@@ -47,13 +47,18 @@ compile_result checker::run(const ast::program& program) {
     result_.errors.push_back(std::move(*undefined));
     return std::move(result_);
   }
+  // Clauses after a variable's declaration that failed would only report errors it caused
+  // (`x[...]` of an x not declared), where DTrace reports that one; declarations are still read.
+  bool declaration_refused = false;
   for (const auto& item : program.items) {
+    const auto reported = result_.errors.size();
     if (const auto* p = std::get_if<ast::pragma>(&item)) pragma(*p);
     else if (const auto* l = std::get_if<ast::library_dependency>(&item)) depend(*l);
     else if (const auto* d = std::get_if<ast::declaration>(&item)) declare(*d);
     else if (const auto* t = std::get_if<ast::type_declaration>(&item)) declare_type(*t);
     else if (const auto* x = std::get_if<ast::translator>(&item)) declare_translator(*x);
-    else clause(std::get<ast::clause>(item));
+    else if (!declaration_refused) clause(std::get<ast::clause>(item));
+    declaration_refused |= std::holds_alternative<ast::declaration>(item) && result_.errors.size() > reported;
     // What follows a broken type or translator would only report errors it caused, where DTrace
     // reports that one.
     const bool declares = std::holds_alternative<ast::type_declaration>(item) || std::holds_alternative<ast::translator>(item);

@@ -3,7 +3,6 @@
 float f;
 double d;
 int i;
-long double ld;
 
 BEGIN
 {

@@ -1,5 +1,3 @@
-self this int x;
-this self int y;
 BEGIN { this->a[1, 2] = 3; }
 BEGIN { trace(args); }
 BEGIN { trace(args["a"]); }

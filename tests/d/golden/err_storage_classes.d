@@ -1,0 +1,2 @@
+self this int x;
+this self int y;
