@@ -906,7 +906,10 @@ inline std::optional<diagnostic> bracket_error(const std::string& text) {
       control_line = first < text.size() && text[first] == '#';
     }
     if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      i = text.find("*/", i + 2) + 1;
+      // A comment a control line inside braces closed, blanked since, runs to the end.
+      const auto close = text.find("*/", i + 2);
+      if (close == std::string::npos) break;
+      i = close + 1;
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
       i = std::min(text.find('\n', i), text.size()) - 1;
     } else if (c == '"' || c == '\'') {
