@@ -1233,12 +1233,17 @@ class builder {
     equals(r0, null_mark, r1);
   }
 
+  // Jumps to `not_null` unless the string at `s` is NULL (r1 is clobbered).
+  void jump_unless_null(place s, label not_null) {
+    e_.load(r1, s.base, off16(s.offset), 2);
+    e_.jump_if(BPF_JNE, r1, null_mark, not_null);
+  }
+
   // Faults where the string at `s` is NULL, at the address in `address_slot` (its bytes are at
   // 0), or at 0 when `address_slot` is none (the slot is then temp(depth)).
   void fault_if_null(place s, std::optional<std::int16_t> address_slot, int depth) {
     const auto ok = e_.make_label();
-    e_.load(r1, s.base, off16(s.offset), 2);
-    e_.jump_if(BPF_JNE, r1, null_mark, ok);
+    jump_unless_null(s, ok);
     if (!address_slot) e_.store_imm(r10, temp(depth), 0);
     fault(fault_bad_address, address_slot.value_or(temp(depth)));
     e_.bind(ok);
@@ -1289,8 +1294,7 @@ class builder {
     e_.load(r0, r7, off16(address_word()));
     if (!may_be_null(e)) return;
     const auto done = e_.make_label();
-    e_.load(r1, at.base, off16(at.offset), 2);
-    e_.jump_if(BPF_JNE, r1, null_mark, done);
+    jump_unless_null(at, done);
     e_.mov(r0, 0);
     e_.bind(done);
   }
@@ -1753,17 +1757,20 @@ class builder {
   }
 
   // r0 = a <=> b for two zero-padded strings, compared bytewise as strcmp() does: 8 bytes at a
-  // time, big-endian so that unsigned order is byte order. NULL orders before every string.
-  void compare_strings(place a, place b) {
+  // time, big-endian so that unsigned order is byte order. NULL orders before every string
+  // (`nulls`: either may be NULL).
+  void compare_strings(place a, place b, bool nulls) {
     const auto done = e_.make_label();
-    is_null_string(b);
-    e_.mov(r4, r0);
-    is_null_string(a);
-    e_.mov(r3, r0);
-    e_.mov(r0, r4);
-    e_.alu(BPF_SUB, r0, r3);  // -1: a alone is NULL, 1: b alone
-    e_.alu(BPF_OR, r3, r4);
-    e_.jump_if(BPF_JNE, r3, 0, done);
+    if (nulls) {
+      is_null_string(b);
+      e_.mov(r4, r0);
+      is_null_string(a);
+      e_.mov(r3, r0);
+      e_.mov(r0, r4);
+      e_.alu(BPF_SUB, r0, r3);  // -1: a alone is NULL, 1: b alone
+      e_.alu(BPF_OR, r3, r4);
+      e_.jump_if(BPF_JNE, r3, 0, done);
+    }
     e_.mov(r0, 0);
     for (std::uint32_t i = 0; i < l_.strsize; i += 8) {
       const auto same = e_.make_label();
@@ -3705,7 +3712,7 @@ class builder {
     if (e.kids[0].t.is_string()) {
       const auto a = eval_string(e.kids[0], depth);
       const auto b = eval_string(e.kids[1], depth);
-      compare_strings(a, b);
+      compare_strings(a, b, may_be_null(e.kids[0]) || may_be_null(e.kids[1]));
       e_.mov(r1, 0);
       return compare(comparison(op, true));
     }
