@@ -552,7 +552,6 @@ inline subroutine_fn subroutine_of(ir::subroutine f) {
 inline void set_record(agg::record& r, const agg::key_type& type, const value& v) {
   r.type = type;
   if (type.holds_bytes()) {
-    if (type.kind == agg::key_type::category::string && v.is_null()) bad_address(0);
     r.string.assign(v.s);
     r.integer = 0;
     if (type.form != agg::symbol_form::none)
@@ -853,6 +852,18 @@ class compiler {
     return [](runner&) { return false; };
   }
 
+  // An aggregation key's closure: a NULL string, whose bytes the key takes, faults at 0 there.
+  compiled_expr key(const expr& k) {
+    const auto pc = pc_ + 1;  // what compile() numbers k
+    auto x = compile(k);
+    if (!k.t.is_string()) return x;
+    return naming_pc(pc, [x](runner& r) {
+      auto v = x(r);
+      if (v.is_null()) bad_address(0);
+      return v;
+    });
+  }
+
   // The aggregation's function is resolved to its policy here; keys that are the same at every
   // firing of this probe (`@[probename]`, `@["reads"]`, none at all) are built and hashed here
   // too, so that such an update only evaluates its arguments and takes its row from fixed_row().
@@ -869,7 +880,7 @@ class compiler {
       if (all_fixed)
         set_record(u.fixed_key.records.emplace_back(), u.types[i], *fixed(s.keys[i]));
       else
-        u.keys.push_back(compile(s.keys[i]));
+        u.keys.push_back(key(s.keys[i]));
     }
     u.fixed_hash = agg::dynamic_aggregation::hash(u.fixed_key);
     if (!s.args.empty()) u.value = integer(s.args[0]);

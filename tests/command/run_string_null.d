@@ -2,7 +2,8 @@
  * NULL where a string goes, as DTrace has it: compared with and assigned to strings, an
  * element never assigned, strstr() and strtok() finding nothing. NULL orders before every
  * string, "" too; assigned to a dynamic variable it deletes it, where "" is kept; reading its
- * bytes (printing it, indexing it, passing it to a subroutine) faults at address 0.
+ * bytes (printing it, indexing it, passing it to a subroutine, keying an aggregation by it)
+ * faults at address 0.
  */
 #pragma D option quiet
 
@@ -41,6 +42,11 @@ BEGIN
 BEGIN
 {
 	trace(strlen(names[3]));
+}
+
+BEGIN
+{
+	@[names[4]] = count();
 }
 
 BEGIN
