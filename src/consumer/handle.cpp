@@ -55,7 +55,7 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   options.argref = o.on("argref");
   options.empty_ok = o.on("empty");
   for (const auto* name : {"tregs", "pcapsize"})
-    if (const auto text = o.text(name)) d::set_registers_option(options, name, *text);
+    if (const auto text = o.text(name)) d::set_bound_option(options, name, *text);
   return options;
 }
 

@@ -127,10 +127,8 @@ void checker::pragma(const ast::pragma& p) {
     return;
   }
   if (p.name == "strsize") options_.strsize = static_cast<std::uint32_t>(*options::parse_size(p.value));
-  if (p.name == "scratchsize")
-    options_.scratchsize = static_cast<std::uint32_t>(std::min<std::uint64_t>(*options::parse_size(p.value), 1u << 20));
   set_frames_option(options_, p.name, p.value);
-  set_registers_option(options_, p.name, p.value);
+  set_bound_option(options_, p.name, p.value);
   if (p.name == "defaultargs") options_.defaultargs = true;
   if (p.name == "argref") options_.argref = true;
   if (p.name == "empty") options_.empty_ok = true;

@@ -379,9 +379,36 @@ std::int64_t checker::fold(ir::op op, std::int64_t v) {
 expr checker::value(const ast::node_ptr& n) { return value_of(object(n), n->where); }
 
 expr checker::value_of(expr e, ast::span where) {
-  // A char array is its string, as DTrace traces, prints and compares it.
+  // A char array is its string, as DTrace traces, prints and compares it; so is a string in
+  // memory (`*p` of a `string *`).
   if (e.t.kind == type::category::array && holds_chars(e.t, where)) return memory_string(std::move(e), where);
+  if (e.kind == kind_t::memory && e.t.is_string()) return memory_string(memory_address(std::move(e)), where, false);
   if (e.t.is_object()) fail("D_UNKNOWN", "a value of type \"" + e.t.name + "\" is not supported yet", where);
+  return e;
+}
+
+// Where an object in memory starts, as a char pointer: the address kids[0] stands for, plus the
+// object's offset.
+expr checker::memory_address(expr m) {
+  const auto where = m.where;
+  const auto offset = static_cast<std::uint64_t>(m.value);
+  auto start = cast_to(std::move(m.kids[0]), integer_type("char *", 8, false));
+  if (offset == 0) return start;
+  return pointer_arithmetic(ir::op::add, std::move(start), sized(offset, where), "+", where);
+}
+
+// *p = s of a string in memory: its bytes and the zeros after them copied there, as bcopy()
+// copies a string's (into scratch memory only, checked when it runs).
+expr checker::string_store(expr target, expr v) {
+  expr e;
+  e.kind = kind_t::call;
+  e.function = ir::subroutine::bcopy;
+  e.t = void_type();
+  e.where = target.where;
+  const auto bytes = target.t.size;
+  e.kids.push_back(std::move(v));
+  e.kids.push_back(cast_to(memory_address(std::move(target)), integer_type("void *", 8, false)));
+  e.kids.push_back(cast_to(sized(bytes, e.where), integer_type("size_t", 8, false)));
   return e;
 }
 
@@ -972,6 +999,8 @@ expr checker::assign(const ast::node_ptr& n) {
     v = value_of(std::move(v), n->kids[1]->where);
   }
   if (whole || target.t.kind == type::category::record) return whole_assignment(n, std::move(target), std::move(v));
+  if (target.kind == kind_t::memory && target.t.is_string() && v.t.is_string() && op == "=")
+    return string_store(std::move(target), std::move(v));
   // A variable holds scratch memory's address or another's, known when the program is checked.
   if (const auto& from = n->kids[1]; target.kind == kind_t::variable && from->kind == ast::node_kind::conditional &&
                                      holds_scratch(from->kids[1]) != holds_scratch(from->kids[2]))

@@ -214,6 +214,8 @@ class checker {
   bool fits_pointer_parameter(const type& parameter, const expr& argument);
   expr null_as_string(expr v, const type& wanted);
   expr string_address(expr v, const type& pointer);
+  expr memory_address(expr m);
+  expr string_store(expr target, expr v);
   expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                         int start = 0, bool step_two = true);
   expr integer_literal(const ast::node_ptr& n);

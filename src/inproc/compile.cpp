@@ -1541,6 +1541,7 @@ class compiler {
     return [first = compile(e.kids[0]), second = compile(e.kids[1]), third = compile(e.kids[2]),
             from_string = e.kids[0].t.is_string(), user](runner& r) {
       const auto src = first(r);
+      if (from_string && src.is_null()) bad_address(0);
       const auto b = second(r).i;
       const auto c = third(r).i;
       auto& scratch = scratch::mine();

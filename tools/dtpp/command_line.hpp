@@ -236,7 +236,7 @@ inline std::optional<std::string_view> set_option(settings& s, std::string_view 
   if (name == "pspec") s.compile.pspec = true;
   if (name == "strsize") s.compile.strsize = static_cast<std::uint32_t>(*options::parse_size(text));
   d::set_frames_option(s.compile, name, text);
-  d::set_registers_option(s.compile, name, text);
+  d::set_bound_option(s.compile, name, text);
   if (name == "cpp") s.preprocess = true;
   if (name == "cpppath") s.cpp = text;
   if (name == "cppargs") {

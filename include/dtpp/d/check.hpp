@@ -63,9 +63,12 @@ inline void set_frames_option(compile_options& options, std::string_view name, s
   if (field && frames && *frames > 0) *field = static_cast<std::uint32_t>(std::min<std::uint64_t>(*frames, 4096));
 }
 
-/// Takes the tregs option (tuple registers: a tuple may have one key more) and pcapsize (as dtrace-utils
-/// takes it: 1514 for a size that is not from 1 to 65535, rounded up to 8); others are left alone.
-inline void set_registers_option(compile_options& options, std::string_view name, std::string_view value) {
+/// Takes the tregs option (tuple registers: a tuple may have one key more), pcapsize (as dtrace-utils
+/// takes it: 1514 for a size that is not from 1 to 65535, rounded up to 8) and scratchsize (at most
+/// 1 MiB); others are left alone.
+inline void set_bound_option(compile_options& options, std::string_view name, std::string_view value) {
+  if (name == "scratchsize")
+    options.scratchsize = static_cast<std::uint32_t>(std::min<std::uint64_t>(options::parse_size(value).value_or(0), 1u << 20));
   if (name == "tregs") options.tuple_registers = static_cast<std::uint32_t>(std::max(1, std::atoi(std::string(value).c_str())));
   if (name == "pcapsize") {
     const auto size = options::parse_size(value).value_or(0);
