@@ -565,14 +565,20 @@ inline void set_record(agg::record& r, const agg::key_type& type, const value& v
 
 // The key of an update whose keys change from firing to firing, in keys reused per thread, one
 // per key count: no allocation once their strings have grown.
+// A NULL string key faults at 0, as its bytes are read: at `pc`, the update's operation.
 [[gnu::noinline]] const agg::dynamic_key& evaluated_key(runner& r,
                                                         const std::vector<compiled_expr>& keys,
-                                                        const std::vector<agg::key_type>& types) {
+                                                        const std::vector<agg::key_type>& types, std::uint32_t pc) {
   thread_local std::vector<agg::dynamic_key> scratch;
   if (scratch.size() <= keys.size()) scratch.resize(keys.size() + 1);
   auto& key = scratch[keys.size()];
   key.records.resize(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) set_record(key.records[i], types[i], keys[i](r));
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto v = keys[i](r);
+    if (types[i].kind == agg::key_type::category::string && v.is_null())
+      throw fault_signal{fault_kind::bad_address, 0, pc};
+    set_record(key.records[i], types[i], v);
+  }
   return key;
 }
 
@@ -620,7 +626,7 @@ inline void compiled_update::add(std::uint64_t* row, std::int64_t x, std::int64_
 // The keys first, then the value and the increment, as D evaluates them; the row only once all
 // are known, so that a fault in one leaves no new key behind.
 inline void compiled_update::run(runner& r) const {
-  const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types);
+  const auto* key = keys.empty() ? nullptr : &evaluated_key(r, keys, types, pc);
   const std::int64_t x = value(r);
   const std::int64_t by = incr(r);
   add(key ? keyed_row(*key) : fixed_row(), x, by);
@@ -852,18 +858,6 @@ class compiler {
     return [](runner&) { return false; };
   }
 
-  // An aggregation key's closure: a NULL string, whose bytes the key takes, faults at 0 there.
-  compiled_expr key(const expr& k) {
-    const auto pc = pc_ + 1;  // what compile() numbers k
-    auto x = compile(k);
-    if (!k.t.is_string()) return x;
-    return naming_pc(pc, [x](runner& r) {
-      auto v = x(r);
-      if (v.is_null()) bad_address(0);
-      return v;
-    });
-  }
-
   // The aggregation's function is resolved to its policy here; keys that are the same at every
   // firing of this probe (`@[probename]`, `@["reads"]`, none at all) are built and hashed here
   // too, so that such an update only evaluates its arguments and takes its row from fixed_row().
@@ -873,6 +867,7 @@ class compiler {
     u.fn = u.aggregation->desc().fn.visit(
         [](const auto& fn) { return compiled_update::policy(fn); });
     u.step = next_step();
+    u.pc = ++pc_;
     u.types = u.aggregation->desc().keys;
     const bool all_fixed = std::all_of(s.keys.begin(), s.keys.end(),
                                        [&](const expr& k) { return fixed(k).has_value(); });
@@ -880,7 +875,7 @@ class compiler {
       if (all_fixed)
         set_record(u.fixed_key.records.emplace_back(), u.types[i], *fixed(s.keys[i]));
       else
-        u.keys.push_back(key(s.keys[i]));
+        u.keys.push_back(compile(s.keys[i]));
     }
     u.fixed_hash = agg::dynamic_aggregation::hash(u.fixed_key);
     if (!s.args.empty()) u.value = integer(s.args[0]);

@@ -85,6 +85,7 @@ struct compiled_update {
   agg::dynamic_aggregation* aggregation = nullptr;
   policy fn;
   std::uint64_t step = 0;  // names the update in the per-thread cache of fixed rows
+  std::uint32_t pc = 0;    // the update's operation, which a NULL string key's fault names
   agg::dynamic_key fixed_key;
   std::uint64_t fixed_hash = 0;
   std::vector<compiled_expr> keys;  // evaluated at each firing unless every key is fixed
