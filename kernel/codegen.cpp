@@ -253,8 +253,11 @@ class builder {
       e_.jump_if(BPF_JEQ, r0, 0, next);
     }
     bool output = c.default_action;
-    for (const auto& s : c.statements) output |= statement(s);
-    if (output) emit_record(record_firing, record_header + c.data_size);
+    const auto overflow = ir::speculative_overflow(c, l_.specsize);
+    for (std::size_t i = 0; i < c.statements.size() && i <= overflow; ++i) output |= statement(c.statements[i]);
+    // Past speculate() (else the clause ended there), a record with no room ends the clause.
+    if (overflow < c.statements.size()) count_drop(drop_speculative);
+    else if (output) emit_record(record_firing, record_header + c.data_size);
     release_speculations(c);
     e_.bind(next);
   }

@@ -77,7 +77,7 @@ inline std::uint32_t cache_entry_size(std::uint32_t key_size, std::size_t words)
 
 /// Drop counters (per CPU) in the drops map.
 enum drop_slot : std::uint32_t { drop_principal, drop_aggregation, drop_dynamic, drop_speculation_unavailable,
-                                 drop_slots };
+                                 drop_speculative, drop_slots };
 
 /// A fault record's code: DTrace's DTRACEFLT_* numbers (engine::fault_kind's).
 enum fault_code : std::int32_t {
@@ -113,6 +113,7 @@ struct layout {
   std::optional<probe_info> error_probe;  ///< dtrace:::ERROR, when the program enables it
   std::uint32_t nspec = 1;            ///< speculative buffers speculation() hands out
   std::uint32_t speculations = 0;     ///< in the globals: nspec words, nonzero for a buffer in use
+  std::size_t specsize = 4u << 20;    ///< a speculating firing whose record passes it is dropped
   std::vector<std::uint32_t> variable_offset;  ///< in the globals, scratch (clause-locals) or task storage (thread-locals)
   std::vector<std::uint32_t> variable_map;     ///< map index of associative arrays; 0 else
   std::uint32_t thread_storage_size = 0;       ///< bytes of a thread's self-> scalars and strtok state

@@ -1206,6 +1206,7 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   if (options.cpu && *options.cpu >= st.cpus)
     throw error("-x cpu=" + std::to_string(*options.cpu) + ": no such CPU");
   st.plan.cpu = options.cpu;
+  st.plan.specsize = options.specsize;
   // vmlinux BTF costs megabytes to parse: only programs reading ppid or vtimestamp need it (the
   // checker loaded it already for one naming kernel types).
   if (uses_task_fields(program)) {
@@ -1273,7 +1274,7 @@ std::vector<drop_count> driver::take_drops() {
   auto& st = *state_;
   std::vector<drop_count> out;
   std::vector<std::uint64_t> counts(st.cpus);
-  std::uint64_t dynamic = 0, unavailable = 0;
+  std::uint64_t dynamic = 0, unavailable = 0, speculative = 0;
   for (std::uint32_t slot = 0; slot < drop_slots; ++slot) {
     if (bpf_map_lookup_elem(st.maps[map_drops].get(), &slot, counts.data()) != 0) continue;
     for (std::uint32_t cpu = 0; cpu < st.cpus; ++cpu) {
@@ -1283,11 +1284,13 @@ std::vector<drop_count> driver::take_drops() {
       if (fresh == 0) continue;
       if (slot == drop_dynamic) dynamic += fresh;
       else if (slot == drop_speculation_unavailable) unavailable += fresh;
+      else if (slot == drop_speculative) speculative += fresh;
       else out.push_back({slot == drop_principal ? drop_count::kind::principal : drop_count::kind::aggregation, cpu, fresh});
     }
   }
   if (dynamic) out.push_back({drop_count::kind::dynamic, 0, dynamic});
   if (unavailable) out.push_back({drop_count::kind::speculation_unavailable, 0, unavailable});
+  if (speculative) out.push_back({drop_count::kind::speculative, 0, speculative});
   return out;
 }
 
@@ -1301,9 +1304,10 @@ engine::factory engine_factory() {
       .make = [](const ir::program& program, const engine::run_options& run) -> std::unique_ptr<engine::source> {
         if (const auto why = unavailable()) throw error(*why);
         return std::make_unique<driver>(
-            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize, .nspec = run.nspec,
-                          .zdefs = run.zdefs, .verifier_log = run.verifier_log,
-                          .verifier_log_size = run.verifier_log_size, .cpu = run.cpu});
+            program, driver_options{.bufsize = run.bufsize, .aggsize = run.aggsize, .dynvarsize = run.dynvarsize,
+                                    .nspec = run.nspec, .specsize = run.specsize, .zdefs = run.zdefs,
+                                    .verifier_log = run.verifier_log, .verifier_log_size = run.verifier_log_size,
+                                    .cpu = run.cpu});
       },
       // The kernel's own probes: BEGIN, END, profile and tick come from the in-process engine's
       // list when every probe is listed.

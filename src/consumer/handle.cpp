@@ -182,6 +182,7 @@ void handle::exec(const program& p) {
         .aggsize = options_.size("aggsize", 4u << 20),
         .dynvarsize = options_.size("dynvarsize", 1u << 20),
         .nspec = static_cast<std::size_t>(options_.number("nspec").value_or(1)),
+        .specsize = options_.size("specsize", 4u << 20),
         .zdefs = options_.on("zdefs"),
         .verifier_log = bpflog ? print_verifier_log : std::function<void(std::string_view)>{},
         .verifier_log_size = options_.size("bpflogsize", engine::run_options{}.verifier_log_size),

@@ -261,10 +261,11 @@ void session::report_library_fault(const engine::firing& f, std::string message)
 }
 
 // A speculative firing waits for its commit() or discard(); what does not fit in specsize
-// bytes (its data and 16 bytes a firing, as dtrace-utils counts them) is a speculative drop.
+// bytes with the firings kept before it is a speculative drop. (The engine dropped a firing
+// that does not fit on its own before the rest of its clause ran.)
 void session::keep_speculative(engine::firing f) {
   auto& buffer = speculative_[f.speculation];
-  const std::size_t cost = f.data.size() + 16;
+  const std::size_t cost = f.data.size() + ir::speculative_header_bytes;
   if (buffer.bytes + cost > options_.size("specsize", 4u << 20)) {
     ++speculative_drops_;
     return;
@@ -368,8 +369,13 @@ void session::report_fault(const engine::fault& f) {
 
 void session::report_drops() {
   auto drops = engine_->take_drops();
-  if (const auto n = std::exchange(speculative_drops_, 0))
-    drops.push_back({engine::drop_count::kind::speculative, 0, n});
+  // One report of speculative drops, the engine's and the consumer's together, as DTrace's.
+  if (const auto n = std::exchange(speculative_drops_, 0)) {
+    const auto engines = std::find_if(drops.begin(), drops.end(),
+                                      [](const auto& d) { return d.what == engine::drop_count::kind::speculative; });
+    if (engines != drops.end()) engines->count += n;
+    else drops.push_back({engine::drop_count::kind::speculative, 0, n});
+  }
   for (const auto& d : drops) {
     drops_ += d.count;
     const drop_data drop{d, options_.on("droptags")};

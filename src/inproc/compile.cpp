@@ -706,9 +706,11 @@ class compiler {
         !c.default_action && !c.statements.empty() &&
         std::all_of(c.statements.begin(), c.statements.end(),
                     [](const ir::statement& s) { return s.kind == ir::action::aggregate; });
-    for (const auto& s : c.statements) {
-      if (updates_only) out.updates.push_back(aggregate(s));
-      else out.statements.push_back(statement(s));
+    const auto overflow = ir::speculative_overflow(c, st_.options.specsize);
+    for (std::size_t i = 0; i < c.statements.size() && i <= overflow; ++i) {
+      if (updates_only) out.updates.push_back(aggregate(c.statements[i]));
+      else if (i == overflow) out.statements.push_back(without_room(statement(c.statements[i])));
+      else out.statements.push_back(statement(c.statements[i]));
     }
     return out;
   }
@@ -731,6 +733,16 @@ class compiler {
       for (const auto& e : s.keys) visit(visit, e);
     }
     return shared;
+  }
+
+  // The statement of a speculating clause whose record passes specsize: a speculative drop, and
+  // the clause ends there (it is past speculate(), else it ended at it).
+  static compiled_step without_room(compiled_step step) {
+    return [step = std::move(step)](runner& r) -> bool {
+      (void)step(r);
+      r.st.speculative_drops.fetch_add(1, std::memory_order_relaxed);
+      throw clause_abandoned{};
+    };
   }
 
   compiled_step statement(const ir::statement& s) {

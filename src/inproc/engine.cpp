@@ -292,6 +292,7 @@ std::vector<drop_count> engine::take_drops() {
   take(drop_count::kind::dynamic, state_->dynamic_drops, state_->dynamic_drops_reported);
   take(drop_count::kind::speculation_unavailable, state_->failed_speculations,
        state_->failed_speculations_reported);
+  take(drop_count::kind::speculative, state_->speculative_drops, state_->speculative_drops_reported);
   std::uint64_t aggregation_drops = 0;
   for (const auto& a : state_->aggregations) aggregation_drops += a->drops();
   if (const auto fresh = aggregation_drops - std::exchange(state_->aggregation_drops_reported, aggregation_drops))
@@ -310,7 +311,7 @@ dtpp::engine::factory engine_factory() {
         return std::make_unique<engine>(program,
                                         engine_options{.program_name = run.program_name, .bufsize = run.bufsize,
                                                        .aggsize = run.aggsize, .dynvarsize = run.dynvarsize,
-                                                       .nspec = run.nspec, .cpu = run.cpu, .zdefs = run.zdefs});
+                                                       .nspec = run.nspec, .specsize = run.specsize, .cpu = run.cpu, .zdefs = run.zdefs});
       },
       .probes = [](const ir::program* program, const dtpp::engine::run_options& run) {
         const engine_options options{.program_name = run.program_name};

@@ -171,6 +171,8 @@ struct engine::state {
   std::vector<bool> speculations;  // nspec buffers: in use, from speculation() to commit/discard
   std::atomic<std::uint64_t> failed_speculations{0};
   std::uint64_t failed_speculations_reported = 0;
+  std::atomic<std::uint64_t> speculative_drops{0};  // firings with no room in their buffer (specsize)
+  std::uint64_t speculative_drops_reported = 0;
   std::map<pid_t, std::string> strtok_rest;  // by thread: what strtok(NULL, ...) goes on with
 
   std::atomic<bool> exited{false};

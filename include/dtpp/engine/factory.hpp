@@ -27,6 +27,7 @@ struct run_options {
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation (per CPU or thread)
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map (kernel)
   std::size_t nspec = 1;              ///< speculative buffers
+  std::size_t specsize = 4u << 20;    ///< bytes of each speculative buffer (a firing's own, here)
   bool zdefs = false;                 ///< -Z: a description may match no probe (yet)
   /// bpflog: given each BPF program's verifier log once it loads (kernel); empty: no log asked.
   std::function<void(std::string_view log)> verifier_log{};

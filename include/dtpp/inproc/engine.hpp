@@ -36,6 +36,7 @@ struct engine_options {
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation, per thread, before drops
   std::size_t dynvarsize = 1u << 20;  ///< bytes thread-locals and array elements share
   std::size_t nspec = 1;              ///< speculative buffers speculation() hands out
+  std::size_t specsize = 4u << 20;    ///< bytes of a speculative buffer: a firing's record that passes them is dropped
   unsigned cpus = 0;                  ///< CPUs profile-N fires on; 0: the machine's
   /// -x cpu: the one CPU whose firings run clauses (a site's, where its thread runs), and where
   /// profile-N and tick-N fire; BEGIN, END and ERROR run anyway.

@@ -335,6 +335,26 @@ inline bool uses_scratch(const clause& c) {
   return uses;
 }
 
+/// The bytes a firing's header takes in a speculative buffer besides its records (dtrace-utils'
+/// size, speculation, probe and statement words), as specsize counts them.
+inline constexpr std::size_t speculative_header_bytes = 16;
+
+/// The statement of a speculating clause whose record no longer fits in a speculative buffer of
+/// `specsize` bytes on its own (its header and the records up to its own), as dtrace-utils checks
+/// each record as it is stored: that firing counts a speculative drop and ends there, with what
+/// follows undone. statements.size() when every record fits, or the clause does not speculate.
+inline std::size_t speculative_overflow(const clause& c, std::size_t specsize) {
+  bool speculating = false;
+  for (std::size_t i = 0; i < c.statements.size(); ++i) {
+    const auto& s = c.statements[i];
+    speculating |= s.kind == action::speculate;
+    if (speculating)
+      for (const auto& r : s.records)
+        if (speculative_header_bytes + r.offset + r.size > specsize) return i;
+  }
+  return c.statements.size();
+}
+
 struct option {
   std::string name;
   std::string value;  ///< empty for a flag set without a value

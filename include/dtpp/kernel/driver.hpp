@@ -36,6 +36,7 @@ struct driver_options {
   std::size_t aggsize = 4u << 20;     ///< bytes of each aggregation's map
   std::size_t dynvarsize = 1u << 20;  ///< bytes of each thread-local / array map
   std::size_t nspec = 1;              ///< speculative buffers
+  std::size_t specsize = 4u << 20;    ///< bytes of a speculative buffer: a firing's record that passes them is dropped
   /// -Z: a description may match no probe, as a pid or USDT one naming a library the process
   /// has not loaded yet (its probes are placed when it is).
   bool zdefs = false;
