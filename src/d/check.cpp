@@ -192,7 +192,12 @@ void checker::clause(const ast::clause& c) {
   };
   const auto check_predicate = [&] {
     try {
-      auto p = value(c.predicate);
+      // A struct or an array (not one of chars, a string) is no scalar, whether or not dtpp could
+      // take its value.
+      auto p = object(c.predicate);
+      if (p.t.is_object() && !holds_chars(p.t, c.predicate->where))
+        fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
+      p = value_of(std::move(p), c.predicate->where);
       if (!p.t.is_integer() && !p.t.is_string())
         fail("D_PRED_SCALAR", "predicate result must be of scalar type", c.predicate->where);
       out.predicate = std::move(p);

@@ -444,7 +444,9 @@ void checker::action_copyout(const call_site& c) {
 void checker::action_tracemem(const call_site& c) {
   if (c.args.size() < 2 || c.args.size() > 3) mismatch(c, c.args.size() < 2 ? 2 : 3, c.args.size() < 2 ? "at least " : "at most ");
   const auto size = integer_argument(c, 1, integer_type("size_t", 8, false));
-  auto address = value(c.args[0]);
+  auto address = object(c.args[0]);
+  if (address.t.kind == type::category::record) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
+  address = value_of(std::move(address), c.args[0]->where);
   if (!address.t.is_integer()) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
   if (size.kind != kind_t::constant || size.value <= 0)
     fail("D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression",
