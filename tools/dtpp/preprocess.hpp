@@ -114,8 +114,9 @@ inline std::vector<std::string> cpp_arguments(const std::string& cpp,
 #endif
   args.insert(args.end(), user.begin(), user.end());
   args.push_back("-D__SUNW_D_VERSION=0x02000000");  // D 2.0, as dtpp -V says
-  if (stdc == "a") args.push_back("-std=c99");
-  if (stdc == "s") args.push_back("-traditional-cpp");
+  // -Xs is K&R C; every other mode (and none) ISO C, as dtrace-utils runs cpp: so glibc's
+  // headers leave out their GNU extensions, such as <endian.h>'s static inline functions.
+  args.push_back(stdc == "s" ? "-traditional-cpp" : "-std=c99");
   args.push_back(std::string(cpp_input));
   return args;
 }
