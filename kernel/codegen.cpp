@@ -3421,6 +3421,9 @@ class builder {
         return;
       }
       case kind_t::binary: return binary(e, depth);
+      case kind_t::sequence:
+        for (const auto& k : e.kids) eval(k, depth);
+        return;
       case kind_t::conditional: {
         const auto other = e_.make_label(), done = e_.make_label();
         truth(e.kids[0], depth);

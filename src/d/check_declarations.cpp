@@ -207,29 +207,94 @@ expr checker::translated_member(const ast::node_ptr& n, const std::string& outpu
          to_pointer ? "operator . cannot be applied to type \"" + output->name + " *\"; must be applied to a struct or union"
                     : "operator -> must be applied to a pointer",
          n->where);
-  const translator_decl* chosen = nullptr;
-  for (auto& t : translators_) {
-    if (t.output != *output) continue;
-    if (!t.input) t.input = find_type(t.decl.input);
-    if (!t.input) continue;  // a library translator from a type this engine lacks
-    const auto& from = *t.input;
-    const bool same = from.name == input.t.name || (from.is_pointer() && from.pointee == input.t.pointee) ||
-                      (from.is_integer() && !from.is_pointer() && input.t.is_integer() && !input.t.is_pointer());
-    if (same) {
-      chosen = &t;
-      break;
-    }
-  }
-  if (!chosen)
-    fail("D_XLATE_NONE", "cannot translate from \"" + input.t.name + "\" to \"" + output->name + "\"", where);
+  const auto& chosen = translator_for(*output, input.t, where);
   if (!types_.member(output->id, n->name)) fail("D_TYPE_MEMBER", n->name + " is not a member of " + output->name, n->where);
-  for (const auto& m : chosen->decl.members)
+  for (const auto& m : chosen.decl.members)
     if (m.name == n->name) {
-      auto e = translator_member(chosen->decl, m, std::move(input));
+      auto e = translator_member(chosen.decl, m, std::move(input));
       e.where = n->where;
       return e;
     }
   fail("D_XLATE_NOCONV", "translator does not define conversion for member: " + n->name, n->where);
+}
+
+// The translator from `input` to `output` (a struct or union), or D_XLATE_NONE.
+const checker::translator_decl& checker::translator_for(const type& output, const type& input, ast::span where) {
+  for (auto& t : translators_) {
+    if (t.output != output) continue;
+    if (!t.input) t.input = find_type(t.decl.input);
+    if (!t.input) continue;  // a library translator from a type this engine lacks
+    const auto& from = *t.input;
+    if (from.name == input.name || (from.is_pointer() && from.pointee == input.pointee) ||
+        (from.is_integer() && !from.is_pointer() && input.is_integer() && !input.is_pointer()))
+      return t;
+  }
+  fail("D_XLATE_NONE", "cannot translate from \"" + input.name + "\" to \"" + output.name + "\"", where);
+}
+
+// xlate<T *>(e) or xlate<T>(e) as a whole (`trace(curcpu)`, `*curpsinfo`): every member the
+// translator defines stored into scratch memory (alloca()'d: zero where it defines none), as
+// dtrace-utils translates into its scratch memory; the address, or the struct there. The input
+// is evaluated once, into a clause-local variable; the address is kept in another.
+expr checker::translated_whole(const std::string& output_name, expr input, ast::span where) {
+  const bool to_pointer = output_name.find('*') != std::string::npos;
+  const auto output = find_type(to_pointer ? output_name.substr(0, output_name.find('*')) : output_name);
+  if (!is_record(output)) fail("D_XLATE_SOU", "translator output type must be a struct or union", where);
+  const auto& chosen = translator_for(*output, input.t, where);
+  const auto pointer = *find_type(output->name + " *");
+  const auto hidden = [&](const type& t) {
+    return variable_ref(new_variable("xlate " + std::to_string(result_.program.variables.size()), ir::scope::clause, t), where);
+  };
+  const auto assigned = [&](expr target, expr v) {
+    expr e;
+    e.kind = kind_t::assign;
+    e.operation = ir::op::assign;
+    e.t = target.t;
+    e.where = where;
+    e.kids.push_back(std::move(target));
+    e.kids.push_back(std::move(v));
+    return e;
+  };
+  expr whole;
+  whole.kind = kind_t::sequence;
+  whole.t = pointer;
+  whole.where = where;
+  const auto from = hidden(input.t);
+  whole.kids.push_back(assigned(from, std::move(input)));
+  const auto at = hidden(pointer);
+  scratch_variables_.insert(at.index);
+  expr taken;
+  taken.kind = kind_t::call;
+  taken.function = ir::subroutine::alloca;
+  taken.t = pointer;
+  taken.where = where;
+  taken.kids.push_back(sized(output->size, where));
+  whole.kids.push_back(assigned(at, std::move(taken)));
+  for (const auto& m : chosen.decl.members) {
+    const auto member = types_.member(output->id, m.name);
+    if (!member) fail("D_TYPE_MEMBER", m.name + " is not a member of " + output->name, m.where);
+    expr target;
+    target.kind = kind_t::memory;
+    target.t = member->t;
+    target.value = member->bit_offset / 8;
+    target.where = where;
+    target.kids.push_back(at);
+    auto v = translator_member(chosen.decl, m, from);
+    if (v.t.is_string()) {  // a char array member: the string's bytes, as many as both hold
+      const auto bytes = std::min<std::uint32_t>(target.t.size, options_.string_bytes());
+      whole.kids.push_back(string_store(std::move(target), std::move(v), bytes));
+    } else {
+      whole.kids.push_back(assigned(std::move(target), std::move(v)));
+    }
+  }
+  whole.kids.push_back(at);
+  if (to_pointer) return whole;
+  expr object;
+  object.kind = kind_t::memory;
+  object.t = *output;
+  object.where = where;
+  object.kids.push_back(std::move(whole));
+  return object;
 }
 
 }  // namespace dtpp::d::detail

@@ -388,24 +388,25 @@ expr checker::value_of(expr e, ast::span where) {
 }
 
 // Where an object in memory starts, as a char pointer: the address kids[0] stands for, plus the
-// object's offset.
+// object's offset in bytes (added as such: cast_to() leaves a struct pointer's type, and its
+// step, as they are).
 expr checker::memory_address(expr m) {
   const auto where = m.where;
   const auto offset = static_cast<std::uint64_t>(m.value);
-  auto start = cast_to(std::move(m.kids[0]), integer_type("char *", 8, false));
+  const auto char_pointer = integer_type("char *", 8, false);
+  auto start = cast_to(std::move(m.kids[0]), char_pointer);
   if (offset == 0) return start;
-  return pointer_arithmetic(ir::op::add, std::move(start), sized(offset, where), "+", where);
+  return arithmetic(ir::op::add, std::move(start), cast_to(sized(offset, where), char_pointer), char_pointer, where);
 }
 
 // *p = s of a string in memory: its bytes and the zeros after them copied there, as bcopy()
 // copies a string's (into scratch memory only, checked when it runs).
-expr checker::string_store(expr target, expr v) {
+expr checker::string_store(expr target, expr v, std::uint32_t bytes) {
   expr e;
   e.kind = kind_t::call;
   e.function = ir::subroutine::bcopy;
   e.t = void_type();
   e.where = target.where;
-  const auto bytes = target.t.size;
   e.kids.push_back(std::move(v));
   e.kids.push_back(cast_to(memory_address(std::move(target)), integer_type("void *", 8, false)));
   e.kids.push_back(cast_to(sized(bytes, e.where), integer_type("size_t", 8, false)));
@@ -448,8 +449,7 @@ expr checker::object(const ast::node_ptr& n) {
       return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);
-    case ast::node_kind::xlate:
-      fail("D_UNKNOWN", "a translated " + n->text + " is supported before -> or . only: whole translated structs are not supported yet", n->where);
+    case ast::node_kind::xlate: return translated_whole(n->text, object(n->kids[0]), n->where);
   }
   fail("D_UNKNOWN", "internal error: unknown expression", n->where);
 }
@@ -999,8 +999,10 @@ expr checker::assign(const ast::node_ptr& n) {
     v = value_of(std::move(v), n->kids[1]->where);
   }
   if (whole || target.t.kind == type::category::record) return whole_assignment(n, std::move(target), std::move(v));
-  if (target.kind == kind_t::memory && target.t.is_string() && v.t.is_string() && op == "=")
-    return string_store(std::move(target), std::move(v));
+  if (target.kind == kind_t::memory && target.t.is_string() && v.t.is_string() && op == "=") {
+    const auto bytes = target.t.size;
+    return string_store(std::move(target), std::move(v), bytes);
+  }
   // A variable holds scratch memory's address or another's, known when the program is checked.
   if (const auto& from = n->kids[1]; target.kind == kind_t::variable && from->kind == ast::node_kind::conditional &&
                                      holds_scratch(from->kids[1]) != holds_scratch(from->kids[2]))

@@ -592,9 +592,7 @@ expr checker::probe_argument(std::int64_t n, ast::span where) {
   const auto& declared = clause_arguments();
   if (n < 0 || static_cast<std::size_t>(n) >= declared.size()) return untyped_argument(n, where);
   const auto& a = declared[static_cast<std::size_t>(n)];
-  if (!a.translated.empty())
-    fail("D_UNKNOWN", "args[" + std::to_string(n) + "] is a translated " + a.translated +
-                          ", supported before -> only: whole translated structs are not supported yet", where);
+  if (!a.translated.empty()) return translated_whole(a.translated, native_argument(n, a, where), where);
   if (!a.computed.empty()) {
     const auto it = inlines_.find(a.computed);
     if (it == inlines_.end())

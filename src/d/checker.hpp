@@ -93,6 +93,7 @@ class checker {
   expr translator_member(const ast::translator& t, const ast::declared_member& m, expr input);
   const ast::node* xlate_of(const ast::node_ptr& n) const;
   expr translated_member(const ast::node_ptr& n, const std::string& output_name, expr input, ast::span where);
+  expr translated_whole(const std::string& output_name, expr input, ast::span where);
 
   // ---- kernel types: structs, unions and pointers from options_.types (check_types.cpp) -------
 
@@ -215,7 +216,7 @@ class checker {
   expr null_as_string(expr v, const type& wanted);
   expr string_address(expr v, const type& pointer);
   expr memory_address(expr m);
-  expr string_store(expr target, expr v);
+  expr string_store(expr target, expr v, std::uint32_t bytes);
   expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                         int start = 0, bool step_two = true);
   expr integer_literal(const ast::node_ptr& n);
@@ -293,6 +294,7 @@ class checker {
   };
   bool in_library(ast::span where) const { return where.begin < options_.library_end; }
   std::vector<translator_decl> translators_;
+  const translator_decl& translator_for(const type& output, const type& input, ast::span where);
   // Translator parameters being checked, innermost last: name -> the input's value.
   std::vector<std::pair<std::string, expr>> parameters_;
   std::vector<std::uint32_t> aggregation_lines_;

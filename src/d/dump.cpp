@@ -39,6 +39,11 @@ std::string show(const expr& e) {
     case kind_t::unary: return "(" + std::string(ir::spelling(e.operation)) + show(e.kids[0]) + ")";
     case kind_t::binary: return "(" + show(e.kids[0]) + " " + std::string(ir::spelling(e.operation)) + " " + show(e.kids[1]) + ")";
     case kind_t::conditional: return "(" + show(e.kids[0]) + " ? " + show(e.kids[1]) + " : " + show(e.kids[2]) + ")";
+    case kind_t::sequence: {
+      std::string text = "(";
+      for (const auto& k : e.kids) text += (text.size() > 1 ? ", " : "") + show(k);
+      return text + ")";
+    }
     case kind_t::assign: {
       // `=`, or a compound assignment spelled from its arithmetic: "+" and "=".
       const auto spelled = e.operation == ir::op::assign ? std::string("=") : std::string(ir::spelling(e.operation)) + "=";

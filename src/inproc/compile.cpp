@@ -993,6 +993,14 @@ class compiler {
         return [c = truth(e.kids[0]), a = compile(e.kids[1]), b = compile(e.kids[2])](runner& r) {
           return c(r) ? a(r) : b(r);
         };
+      case kind_t::sequence: {
+        std::vector<compiled_expr> steps;
+        for (const auto& k : e.kids) steps.push_back(compile(k));
+        return [steps = std::move(steps)](runner& r) {
+          for (std::size_t i = 0; i + 1 < steps.size(); ++i) (void)steps[i](r);
+          return steps.back()(r);
+        };
+      }
       case kind_t::assign: {
         if (e.t.is_object()) return naming_pc(pc, object_assign(e));
         if (e.kids[0].kind == kind_t::memory) return naming_pc(pc, memory_assign(e));

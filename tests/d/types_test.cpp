@@ -167,9 +167,6 @@ TEST_CASE("what is not supported yet says so, never a syntax error", "[d][types]
        "D_UNKNOWN: a value of type \"struct sched_entity\" is not supported yet @ curthread->se"},
       {"BEGIN { trace(curthread->wide); }",
        "D_UNKNOWN: bit-field member wide of 60 bits is not supported yet @ curthread->wide"},
-      {"struct s { int a; }; BEGIN { trace(xlate<struct s>(1)); }",
-       "D_UNKNOWN: a translated struct s is supported before -> or . only: whole translated structs are not "
-       "supported yet @ xlate<struct s>(1)"},
       {"struct s { int a; } v; BEGIN { trace(v + 1); }", "D_UNKNOWN: a value of type \"struct s\" is not supported yet @ v"},
       {"BEGIN { trace(copyin(arg0, 4) + 1); }", "D_OP_INCOMPAT: operands have incompatible types: \"void *\" + \"int\" @ copyin(arg0, 4) + 1"},
       {"BEGIN { trace(&pid); }", "D_ADDROF_VAR: cannot take address of dynamic variable @ &pid"},
@@ -417,9 +414,15 @@ TEST_CASE("translators: xlate's members are the translator's expressions on xlat
   CHECK(lowered(translator + "translator struct out < int v > { x = v; };\n"
                              "BEGIN { trace(xlate<struct out *>(7)->x); trace(xlate<struct out *>((struct in *)0)->x); }") ==
         "7\n(*(int)(0 + 0) + 1)\n");
+  // A whole translation: the input evaluated once, each member the translator defines stored into
+  // scratch memory (a string's bytes copied, as many as the member holds), then the address, or
+  // the struct there.
+  CHECK(lowered(translator + "BEGIN { trace(xlate<struct out *>((struct in *)arg0)); trace(xlate<struct out>((struct in *)arg1).k); }") ==
+        "((xlate 0 = arg0), (xlate 1 = alloca(32)), (*(int)(xlate 1 + 0) = (*(int)(xlate 0 + 0) + 1)), "
+        "bcopy(stringof(*(char [8])(xlate 0 + 4)), (xlate 1 + 4), 8), (*(long)(xlate 1 + 16) = -5), xlate 1)\n-5\n");
 }
 
-TEST_CASE("a stable provider's translated args[N] is translated before -> only", "[d][types][translators]") {
+TEST_CASE("a stable provider's translated args[N] is translated, before -> or whole", "[d][types][translators]") {
   fake_types types;
   const auto translator = in_out + "translator struct out < struct task_struct *t > { x = t->pid; n = t->comm; };\n";
   CHECK(lowered(translator + "test:::t { trace(args[0]->x); trace(args[0]->n); trace(args[1]); }") ==
@@ -433,9 +436,11 @@ TEST_CASE("a stable provider's translated args[N] is translated before -> only",
         "(int)(arg0 + arg2)\n");
   CHECK(error_of(translator + "test:::t { trace(args[2]); }", &types) ==
         "D_UNKNOWN: args[2] is computed by D's library (computed), which is not loaded @ args[2]");
-  CHECK(error_of(translator + "test:::t { trace(args[0]); }", &types) ==
-        "D_UNKNOWN: args[0] is a translated struct out *, supported before -> only: whole translated structs are not "
-        "supported yet @ args[0]");
+  // A whole translated argument: each member the translator defines stored into scratch memory,
+  // then its address; the raw argument read once.
+  CHECK(lowered(translator + "test:::t { trace(args[0]); }") ==
+        "((xlate 0 = arg0), (xlate 1 = alloca(32)), (*(int)(xlate 1 + 0) = *(int)(xlate 0 + 8)), "
+        "bcopy(stringof(*(char [16])(xlate 0 + 24)), (xlate 1 + 4), 8), xlate 1)\n");
   CHECK(error_of(translator + "test:::t { trace(args[0].x); }", &types) ==
         "D_OP_SOU: operator . cannot be applied to type \"struct out *\"; must be applied to a struct or union @ args[0].x");
   CHECK(error_of(translator + "test:::t { trace(args[0]->k); }", &types) ==

@@ -190,6 +190,9 @@ struct expr {
     /// of char: 0 from its NUL to its last byte (strsize); before or past those, DTrace's "index
     /// out of bounds" fault, with the index.
     string_character,
+    /// kids evaluated in order, the value the last's: a whole translated struct, its members
+    /// stored into scratch memory before its address is taken.
+    sequence,
   } kind = kind_t::constant;
   type t;
   /// constant: the value; memory: the offset; binary add of an array's address (kids[0]) and a
