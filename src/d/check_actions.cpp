@@ -444,8 +444,10 @@ void checker::action_copyout(const call_site& c) {
 void checker::action_tracemem(const call_site& c) {
   if (c.args.size() < 2 || c.args.size() > 3) mismatch(c, c.args.size() < 2 ? 2 : 3, c.args.size() < 2 ? "at least " : "at most ");
   const auto size = integer_argument(c, 1, integer_type("size_t", 8, false));
+  // An array (of chars too: not a string here) is its address, as in DTrace.
   auto address = object(c.args[0]);
   if (address.t.kind == type::category::record) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
+  if (address.t.kind == type::category::array) address = array_address(std::move(address), integer_type("void *", 8, false));
   address = value_of(std::move(address), c.args[0]->where);
   if (!address.t.is_integer()) incompatible(c, 0, "pointer or integer", address.t.name, "D_TRACEMEM_ADDR");
   if (size.kind != kind_t::constant || size.value <= 0)

@@ -399,6 +399,14 @@ expr checker::memory_address(expr m) {
   return arithmetic(ir::op::add, std::move(start), cast_to(sized(offset, where), char_pointer), char_pointer, where);
 }
 
+// An array where a pointer is wanted: its address, as in C. One in memory (a member, `*p`) is
+// where it starts; a variable's stands for its address already.
+expr checker::array_address(expr a, const type& pointer) {
+  if (a.kind == kind_t::memory) a = memory_address(std::move(a));
+  a.t = pointer;
+  return a;
+}
+
 // *p = s of a string in memory: its bytes and the zeros after them copied there, as bcopy()
 // copies a string's (into scratch memory only, checked when it runs).
 expr checker::string_store(expr target, expr v, std::uint32_t bytes) {
@@ -663,7 +671,7 @@ expr checker::call(const ast::node_ptr& n) {
     const auto element = a.t.kind == type::category::array ? types_.element(a.t.id) : std::nullopt;
     const auto wanted = pointed_to(want);
     if (element && !want.is_string() && want.name.back() == '*' && (!wanted || wanted->is_void() || wanted->name == element->name))
-      a.t = want;
+      a = array_address(std::move(a), want);
     else
       a = value_of(std::move(a), n->kids[i + 1]->where);
     // strtok(NULL, delimiters) goes on with the thread's string: the call has the delimiters alone.

@@ -217,6 +217,7 @@ class checker {
   expr string_address(expr v, const type& pointer);
   expr memory_address(expr m);
   expr string_store(expr target, expr v, std::uint32_t bytes);
+  expr array_address(expr a, const type& pointer);
   expr integer_constant(std::uint64_t v, bool decimal_or_lower_u_suffix, bool unused, ast::span where,
                         int start = 0, bool step_two = true);
   expr integer_literal(const ast::node_ptr& n);

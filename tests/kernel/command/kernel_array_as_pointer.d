@@ -1,0 +1,11 @@
+/* A kernel struct's array member where a pointer is wanted is its address (it was read as one). */
+#pragma D option quiet
+
+BEGIN
+{
+	p = (char *)alloca(16);
+	bcopy(curthread->comm, p, 16);
+	printf("%d\n", stringof(p) == execname);
+	tracemem(curthread->comm, 4);
+	exit(0);
+}
