@@ -274,7 +274,13 @@ expr checker::cast(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
   if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
+    v = v.t.kind == type::category::array ? array_address(std::move(v), *t) : std::move(v);
     v.t = *t;
+    v.where = n->where;
+    return v;
+  }
+  // (struct s)v of a struct or union of that very type: itself, as translators write their input.
+  if (t && t->kind == type::category::record && v.t.kind == type::category::record && t->id == v.t.id) {
     v.where = n->where;
     return v;
   }
