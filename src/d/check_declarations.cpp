@@ -84,6 +84,7 @@ type checker::declare_struct(const ast::type_declaration& d) {
       fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + m.name, m.where);
     for (const auto& [earlier, unused] : members)
       if (earlier == m.name) fail("D_DECL_MEMBER", "member redeclared: " + m.name, m.where);
+    if (m.bits) bit_field_member(m, *t);
     if (!m.count.empty()) {
       const auto count = std::stoull(m.count, nullptr, 0);
       if (count == 0 || count > (1u << 24))
@@ -92,7 +93,19 @@ type checker::declare_struct(const ast::type_declaration& d) {
     }
     members.emplace_back(m.name, *t);
   }
+  for (const auto& m : d.members)
+    if (m.bits) fail("D_UNKNOWN", "bit-field members declared in D are not supported yet: " + m.name, m.where);
   return types_.add_record(name, d.keyword == "union", members);
+}
+
+// A bit-field declared in D: DTrace's errors for its width and type. Valid ones are not taken yet
+// (declare_struct says so once all are checked); the kernel's, from BTF, are read.
+void checker::bit_field_member(const ast::declared_member& m, const type& t) {
+  const auto width = value(m.bits);
+  if (width.kind != kind_t::constant || !width.t.is_integer() || width.value <= 0)
+    fail("D_DECL_BFCONST", "positive integral constant expression expected as bit-field size", m.where);
+  if (!t.is_integer() || pointed_to(t)) fail("D_DECL_BFTYPE", "invalid type for bit-field: " + m.name, m.where);
+  if (static_cast<std::uint64_t>(width.value) > 8u * t.size) fail("D_DECL_BFSIZE", "bit-field too big for type: " + m.name, m.where);
 }
 
 // Enumerators count from 0, or on from the value last given; each is a constant of the enum's

@@ -87,6 +87,7 @@ class checker {
 
   void declare_type(const ast::type_declaration& d);
   type declare_struct(const ast::type_declaration& d);
+  void bit_field_member(const ast::declared_member& m, const type& t);
   type declare_enum(const ast::type_declaration& d);
   void declare_translator(const ast::translator& t);
   std::optional<type> translator_type(const std::string& name, bool output, ast::span where);

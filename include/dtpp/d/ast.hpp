@@ -113,6 +113,7 @@ struct declared_member {
   anonymous_record record;  ///< the member's type when written as `struct { ... }`
   std::string name;
   std::string count;  ///< an array member's element count as written; empty for others
+  node_ptr bits;      ///< a bit-field's width (`int a : 3;`); null for others
   node_ptr value;     ///< an enumerator's value (may be null) or a translator member's expression
   span where;
 };

@@ -653,7 +653,9 @@ const auto push_member = [](auto& ctx) { x3::_val(ctx).members.push_back(x3::_at
 
 // `type name;`, `type name[count];` or `type a, *p, b[2];` in a struct or union. A member
 // names itself: an anonymous struct without a name (C11's) is a syntax error, as in DTrace.
-const auto member_count = -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).back().count = x3::_attr(ctx); })] > ']');
+// A bit-field's width follows its name: `int a : 3;`.
+const auto member_count = -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).back().count = x3::_attr(ctx); })] > ']') >>
+                          -(':' > conditional[([](auto& ctx) { x3::_val(ctx).back().bits = x3::_attr(ctx); })]);
 const auto struct_members_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
     identifier_text[member_name] >> member_count >>
