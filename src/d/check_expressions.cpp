@@ -235,6 +235,8 @@ bool checker::names_identifier(const std::string& name) const {
 }
 
 expr checker::identifier(const std::string& name, ast::span where) {
+  if (external_symbols_.contains(name) && !globals_.contains(name))
+    fail("D_UNKNOWN", "kernel symbols (`" + name + ") are not supported yet", where);
   for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it)
     if (it->first == name) {
       auto e = it->second;

@@ -124,6 +124,13 @@ void checker::declare(const ast::declaration& d) {
     error("D_DECL_CLASS", "only one storage class may be given in a declaration: " + d.scope, d.where);
     return;
   }
+  // `extern int x;` names a kernel symbol, which D reads as `x, as DTrace does; this kernel's
+  // kallsyms has no data symbols, so a use says what a backquote does. Its type is the kernel's
+  // to know.
+  if (d.scope == "extern") {
+    external_symbols_.insert(d.name);
+    return;
+  }
   if (split_stars(d.type) == std::pair<std::string, int>{"long double", 0}) {  // 16 bytes: no engine's values hold it
     error("D_UNKNOWN", "variables of type long double are not supported yet: " + d.name, d.where);
     return;

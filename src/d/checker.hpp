@@ -281,6 +281,7 @@ class checker {
   compile_result result_;
   std::vector<bool> referenced_;
   std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
+  std::set<std::string> external_symbols_;  // declared `extern`: the kernel's, by name
   std::set<std::uint32_t> scratch_variables_;  ///< variables assigned a pointer into scratch memory
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression

@@ -622,7 +622,7 @@ const auto declared_name = identifier_text[([](auto& ctx) { x3::_val(ctx).back()
 // Backtracking, not expecting, after the '(': `BEGIN exit(0); }` is a clause broken off.
 const auto parameter_list = x3::omit['(' >> -((x3::lit("...") | (declared_type_name >> -identifier_text)) % ',') >> ')'];
 const auto mark_function = [](auto& ctx) { x3::_val(ctx).back().is_function = true; };
-// `self x;` and `this x;`: a storage class without a type declares an int, as in C.
+// `self x;`, `this x;` and `extern x;`: a storage class without a type declares an int, as in C.
 const auto scope_without_type = [](auto& ctx) {
   auto& d = x3::_val(ctx).back();
   x3::_pass(ctx) = !d.scope.empty();
@@ -633,7 +633,8 @@ const auto declaration_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
-      x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")]) >>
+      x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")] |
+      x3::lexeme[x3::lit("extern") >> word_end][declaration_scope("extern")]) >>
     ((declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >>
     -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
