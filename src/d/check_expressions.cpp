@@ -255,7 +255,8 @@ expr checker::identifier(const std::string& name, ast::span where) {
     const auto& [t, node] = it->second;
     // An inline has D's own attributes, whatever its definition reads (curpsinfo reads curthread).
     const auto outside = statement_attributes_;
-    auto e = t.is_string() ? value(node) : cast_to(value(node), t);
+    // A struct or union inline is the object it names (`inline struct r r2 = r1;`: r2.c is r1.c).
+    auto e = t.kind == type::category::record ? object(node) : t.is_string() ? value(node) : cast_to(value(node), t);
     statement_attributes_ = outside;
     e.where = where;
     return e;

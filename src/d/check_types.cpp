@@ -187,9 +187,13 @@ void checker::declare(const ast::declaration& d) {
       return;
     }
     try {
-      const auto v = value(d.value);
-      if (v.t.is_string() != t->is_string() || v.t.is_void() || v.t.is_floating() || t->is_floating())
-        incompatible_operands(t->name, "=", v.t.name, d.value->where);
+      auto v = object(d.value);
+      const bool records = t->kind == type::category::record || v.t.kind == type::category::record;
+      if (!records) v = value_of(std::move(v), d.value->where);
+      if (records ? v.t.id != t->id
+                  : v.t.is_string() != t->is_string() || v.t.is_void() || v.t.is_floating() || t->is_floating())
+        fail("D_OP_INCOMPAT", "inline " + d.name + " definition uses incompatible types: \"" + t->name + "\" = \"" +
+                                  v.t.name + "\"", d.value->where);
     } catch (const failed&) {
       return;
     }
