@@ -247,7 +247,7 @@ const checker::translator_decl& checker::translator_for(const type& output, cons
 
 // xlate<T *>(e) or xlate<T>(e) as a whole (`trace(curcpu)`, `*curpsinfo`): every member the
 // translator defines stored into scratch memory (alloca()'d: zero where it defines none), as
-// dtrace-utils translates into its scratch memory; the address, or the struct there. The input
+// illumos DTrace expands a translation there; the address, or the struct there. The input
 // is evaluated once, into a clause-local variable; the address is kept in another.
 expr checker::translated_whole(const std::string& output_name, expr input, ast::span where) {
   const bool to_pointer = output_name.find('*') != std::string::npos;
@@ -258,14 +258,10 @@ expr checker::translated_whole(const std::string& output_name, expr input, ast::
   const auto hidden = [&](const type& t) {
     return variable_ref(new_variable("xlate " + std::to_string(result_.program.variables.size()), ir::scope::clause, t), where);
   };
-  const auto assigned = [&](expr target, expr v) {
-    expr e;
+  const auto assigned = [&](expr target, expr v) {  // target = v (no constant: never folded)
+    const auto t = target.t;
+    auto e = arithmetic(ir::op::assign, std::move(target), std::move(v), t, where);
     e.kind = kind_t::assign;
-    e.operation = ir::op::assign;
-    e.t = target.t;
-    e.where = where;
-    e.kids.push_back(std::move(target));
-    e.kids.push_back(std::move(v));
     return e;
   };
   expr whole;

@@ -285,7 +285,7 @@ expr checker::cast(const ast::node_ptr& n) {
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
   if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
-    v = v.t.kind == type::category::array ? array_address(std::move(v), *t) : std::move(v);
+    if (v.t.kind == type::category::array) v = array_address(std::move(v), *t);
     v.t = *t;
     v.where = n->where;
     return v;
