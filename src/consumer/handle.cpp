@@ -48,7 +48,6 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   d::compile_options options;
   options.arguments = std::move(arguments);
   options.strsize = static_cast<std::uint32_t>(o.size("strsize", 256));
-  options.scratchsize = static_cast<std::uint32_t>(std::min<std::uint64_t>(o.size("scratchsize", 256), 1u << 20));
   for (const auto* name : {"stackframes", "ustackframes", "jstackframes", "maxframes"})
     if (const auto n = o.number(name)) d::set_frames_option(options, name, std::to_string(*n));
   options.defaultargs = o.on("defaultargs");
@@ -56,6 +55,7 @@ d::compile_options compiling(const options::option_set& o, std::vector<std::stri
   options.empty_ok = o.on("empty");
   for (const auto* name : {"tregs", "pcapsize"})
     if (const auto text = o.text(name)) d::set_bound_option(options, name, *text);
+  if (const auto n = o.number("scratchsize")) d::set_bound_option(options, "scratchsize", std::to_string(*n));
   return options;
 }
 

@@ -194,16 +194,16 @@ void checker::clause(const ast::clause& c) {
     try {
       // A struct or an array (not one of chars, a string) is no scalar, whether or not dtpp could
       // take its value. DTrace names the clause's last line, where it has read the clause whole.
-      const auto brace = std::string_view(source_.text()).rfind('}', c.where.end - 1);
-      const ast::span clause_end = brace == std::string_view::npos || brace < c.where.begin
-                                       ? c.predicate->where
-                                       : ast::span{static_cast<std::uint32_t>(brace), static_cast<std::uint32_t>(brace + 1)};
+      const auto not_scalar = [&] {
+        const auto brace = std::string_view(source_.text()).rfind('}', c.where.end - 1);
+        const bool closed = brace != std::string_view::npos && brace >= c.where.begin;
+        fail("D_PRED_SCALAR", "predicate result must be of scalar type",
+             closed ? ast::span{static_cast<std::uint32_t>(brace), static_cast<std::uint32_t>(brace + 1)} : c.predicate->where);
+      };
       auto p = object(c.predicate);
-      if (p.t.is_object() && !holds_chars(p.t, c.predicate->where))
-        fail("D_PRED_SCALAR", "predicate result must be of scalar type", clause_end);
+      if (p.t.is_object() && !holds_chars(p.t, c.predicate->where)) not_scalar();
       p = value_of(std::move(p), c.predicate->where);
-      if (!p.t.is_integer() && !p.t.is_string())
-        fail("D_PRED_SCALAR", "predicate result must be of scalar type", clause_end);
+      if (!p.t.is_integer() && !p.t.is_string()) not_scalar();
       out.predicate = std::move(p);
     } catch (const failed&) {
     }
