@@ -82,7 +82,7 @@ class fake_types final : public ir::type_table {
                 {{6, "sum_exec_runtime"}, {10, 64, 0}},
                 {{2, "small"}, {10, 453, 3}},
                 {{2, "across"}, {10, 460, 9}},
-                {{2, "wide"}, {10, 0, 60}}};
+                {{2, "wide"}, {10, 7, 60}}};
     const auto it = members.find({record, name});
     if (it == members.end()) {
       if (record == 2)  // the anonymous union at 60

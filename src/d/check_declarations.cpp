@@ -74,38 +74,43 @@ type checker::declare_struct(const ast::type_declaration& d) {
   const auto name = d.keyword + " " + d.name;
   if (!d.name.empty() && types_.declares(name))
     fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
-  std::vector<std::pair<std::string, type>> members;
+  std::vector<declared_types::record_member> members;
   for (const auto& m : d.members) {
     auto t = declared_type(m.type, m.record);
+    const auto shown = m.name.empty() ? std::string("(anon)") : m.name;
     if (!t || (t->is_object() && t->size == 0))
-      fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + m.name, m.where);
-    if (t->is_void()) fail("D_DECL_VOIDOBJ", "cannot have void object: " + m.name, m.where);
+      fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + shown, m.where);
+    if (t->is_void()) fail("D_DECL_VOIDOBJ", "cannot have void object: " + shown, m.where);
     if (t->is_string() || t->is_stack())
-      fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + m.name, m.where);
-    for (const auto& [earlier, unused] : members)
-      if (earlier == m.name) fail("D_DECL_MEMBER", "member redeclared: " + m.name, m.where);
-    if (m.bits) bit_field_member(m, *t);
+      fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + shown, m.where);
+    for (const auto& earlier : members)
+      if (!m.name.empty() && earlier.name == m.name) fail("D_DECL_MEMBER", "member redeclared: " + m.name, m.where);
+    std::uint32_t bits = 0;
+    if (m.bits) {
+      bits = bit_field_width(m, *t, shown);
+      if (bits == 0) continue;  // `int : 0;`: C's "no more in this unit", which D's layout has no need of
+    }
     if (!m.count.empty()) {
       const auto count = std::stoull(m.count, nullptr, 0);
       if (count == 0 || count > (1u << 24))
         fail("D_DECL_ARRSUB", "array dimension must be a positive integral constant: " + m.name, m.where);
       t = types_.add_array(*t, static_cast<std::uint32_t>(count));
     }
-    members.emplace_back(m.name, *t);
+    members.push_back({m.name, *t, bits});
   }
-  for (const auto& m : d.members)
-    if (m.bits) fail("D_UNKNOWN", "bit-field members declared in D are not supported yet: " + m.name, m.where);
   return types_.add_record(name, d.keyword == "union", members);
 }
 
-// A bit-field declared in D: DTrace's errors for its width and type. Valid ones are not taken yet
-// (declare_struct says so once all are checked); the kernel's, from BTF, are read.
-void checker::bit_field_member(const ast::declared_member& m, const type& t) {
+// A bit-field's width, with DTrace's errors for its width and type; an unnamed one may be 0.
+std::uint32_t checker::bit_field_width(const ast::declared_member& m, const type& t, const std::string& shown) {
   const auto width = value(m.bits);
-  if (width.kind != kind_t::constant || !width.t.is_integer() || width.value <= 0)
+  const bool zero = m.name.empty() && width.kind == kind_t::constant && width.t.is_integer() && width.value == 0;
+  if (!zero && (width.kind != kind_t::constant || !width.t.is_integer() || width.value <= 0))
     fail("D_DECL_BFCONST", "positive integral constant expression expected as bit-field size", m.where);
-  if (!t.is_integer() || pointed_to(t)) fail("D_DECL_BFTYPE", "invalid type for bit-field: " + m.name, m.where);
-  if (static_cast<std::uint64_t>(width.value) > 8u * t.size) fail("D_DECL_BFSIZE", "bit-field too big for type: " + m.name, m.where);
+  if (zero) return 0;
+  if (!t.is_integer() || pointed_to(t)) fail("D_DECL_BFTYPE", "invalid type for bit-field: " + shown, m.where);
+  if (static_cast<std::uint64_t>(width.value) > 8u * t.size) fail("D_DECL_BFSIZE", "bit-field too big for type: " + shown, m.where);
+  return static_cast<std::uint32_t>(width.value);
 }
 
 // Enumerators count from 0, or on from the value last given; each is a constant of the enum's

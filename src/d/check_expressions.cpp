@@ -457,6 +457,7 @@ expr checker::object(const ast::node_ptr& n) {
       // kernel's such as rwlock_t): the grammar cannot tell it from a variable's.
       if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
         if (const auto t = find_type(k->text)) return size_of(*t, n->where);
+      if (names_bit_field(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
       return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);
@@ -960,6 +961,14 @@ expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* 
 
 expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   // ++ and -- create an int64_t, as libdtrace's dt_cook_op1 does.
+  if (names_bit_field(n->kids[0])) {  // field += 1; a postfix's value the field's before, one back within its bits
+    const auto one = integer_constant(1, true, false, n->where);
+    auto e = bit_field_assignment(n->kids[0], n->text == "++" ? "+=" : "-=", one, n->where);
+    if (is_prefix) return e;
+    const auto f = *place_of_member(n->kids[0]).field;
+    return bit_field(arithmetic(n->text == "++" ? ir::op::subtract : ir::op::add, std::move(e), one, f.t, n->where), 0,
+                     f.bit_size, f.t);
+  }
   const auto implicit = integer_type("int64_t", 8, true);
   auto target = lvalue(n->kids[0], n->text, &implicit);
   if (!target.t.is_integer()) fail("D_OP_SCALAR", op_message(n->text, "requires operand of scalar type"), n->where);
@@ -999,6 +1008,7 @@ expr checker::assign(const ast::node_ptr& n) {
   const bool array = v.t.kind == type::category::array && !holds_chars(v.t, n->kids[1]->where);
   if (!whole && !array) v = value_of(std::move(v), n->kids[1]->where);
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
+  if (names_bit_field(to)) return bit_field_assignment(to, op, std::move(v), n->where);
   auto target = lvalue(n->kids[0], op, &v.t);
   if (target.t.kind == type::category::array)
     fail("D_OP_ARRFUN", "operator " + op + " may not be applied to operand of type \"" + target.t.name + "\"", n->where);

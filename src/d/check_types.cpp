@@ -94,6 +94,14 @@ type pointer_to(const type& t) {
 // The type a cast, sizeof or declaration names: one of D's own, else a struct, union or typedef
 // of the type table's (a struct or union with one '*': a pointer to it).
 std::optional<type> checker::find_type(const std::string& name) {
+  // `struct D`s`: the program's own type only; `struct vmlinux`s` (a module's scope): as unscoped.
+  if (const auto tick = name.find('`'); tick != std::string::npos) {
+    const auto space = name.rfind(' ', tick);
+    const auto scope = name.substr(space + 1, tick - space - 1);
+    const auto unscoped = name.substr(0, space + 1) + name.substr(tick + 1);
+    if (scope == "D" && !types_.declares(split_stars(unscoped).first)) return std::nullopt;
+    return find_type(unscoped);
+  }
   const auto [base, stars] = split_stars(name);
   const auto strsize = options_.string_bytes();
   const bool declared = names_struct_or_union(base) || types_.declares(base);
@@ -338,14 +346,24 @@ expr checker::curthread(ast::span where) {
   return e;
 }
 
-// p->m and s.m on the kernel's structs and unions, with DTrace's errors (D_OP_PTR, D_OP_SOU,
-// D_TYPE_MEMBER). A member within a member is one offset from the same address.
+// p->m and s.m on the kernel's structs and unions and the program's, a bit-field's value read
+// from the bytes that hold it.
 expr checker::object_member(const ast::node_ptr& n) {
   if (const auto* x = xlate_of(n->kids[0])) return translated_member(n, x->text, object(x->kids[0]), x->where);
   if (const auto i = translated_argument(n->kids[0])) {
     const auto& a = clause_arguments()[static_cast<std::size_t>(*i)];
     return translated_member(n, a.translated, native_argument(*i, a, n->kids[0]->where), n->kids[0]->where);
   }
+  auto place = place_of_member(n);
+  if (!place.field) return std::move(place.memory);
+  const auto& f = *place.field;
+  return bit_field(std::move(place.memory), f.bit_offset % 8, f.bit_size, f.t);
+}
+
+// Where p->m or s.m lies, with DTrace's errors (D_OP_PTR, D_OP_SOU, D_TYPE_MEMBER). A member
+// within a member is one offset from the same address. A bit-field's place is the bytes that
+// hold it, as an unsigned integer of 1, 2, 4 or 8 bytes.
+checker::member_place checker::place_of_member(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
   const bool arrow = n->text == "->";
   if (arrow && !base.t.is_pointer())
@@ -367,17 +385,18 @@ expr checker::object_member(const ast::node_ptr& n) {
                                 " definition is available", n->where);
   const auto m = types_.member(record.id, n->name);
   if (!m) fail("D_TYPE_MEMBER", n->name + " is not a member of " + record.name, n->where);
-  if (m->bit_size != 0 && (!m->t.is_integer() || m->bit_size > 56))
+  if (m->bit_size != 0 && (!m->t.is_integer() || m->bit_offset % 8 + m->bit_size > 64))
     fail("D_UNKNOWN", "bit-field member " + n->name + " of " + std::to_string(m->bit_size) + " bits is not supported yet",
          n->where);
-  expr e;
+  member_place place;
+  auto& e = place.memory;
   e.kind = kind_t::memory;
   e.t = m->t;
   e.value = m->bit_offset / 8;
-  if (m->bit_size != 0) {  // the bytes that hold it, as an unsigned integer of 1, 2, 4 or 8 bytes
-    const auto bytes = (m->bit_offset % 8 + m->bit_size + 7) / 8;
-    const std::uint32_t size = bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
+  if (m->bit_size != 0) {
+    const auto size = ir::bit_field_bytes(m->bit_offset % 8 + m->bit_size);
     e.t = integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
+    place.field = *m;
   }
   if (!arrow && base.kind == kind_t::memory) {  // s.m where s is itself a member: one offset
     e.value += base.value;
@@ -386,7 +405,18 @@ expr checker::object_member(const ast::node_ptr& n) {
     e.kids.push_back(std::move(base));
   }
   e.where = n->where;
-  return m->bit_size != 0 ? bit_field(std::move(e), m->bit_offset % 8, m->bit_size, m->t) : e;
+  return place;
+}
+
+// Whether `n` is s.m or p->m of a bit-field (not self->, this->, args->, nor a translator's).
+bool checker::names_bit_field(const ast::node_ptr& n) {
+  if (n->kind != ast::node_kind::member) return false;
+  const auto& base = n->kids[0];
+  if (n->text == "->" && base->kind == ast::node_kind::identifier &&
+      (base->text == "self" || base->text == "this" || base->text == "args"))
+    return false;
+  if (xlate_of(base) || translated_argument(base)) return false;
+  return place_of_member(n).field.has_value();
 }
 
 // A bit-field's value from the bytes that hold it (little-endian: the field starts `shift` bits
@@ -394,18 +424,36 @@ expr checker::object_member(const ast::node_ptr& n) {
 expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t) {
   const auto where = bytes.where;
   const type wide = integer_type(t.is_signed ? "int64_t" : "uint64_t", 8, t.is_signed);
-  const auto shifted = [&](ir::op op, expr operand, std::uint32_t by) {
-    expr e;
-    e.kind = kind_t::binary;
-    e.operation = op;
-    e.t = wide;
-    e.where = where;
-    e.kids.push_back(std::move(operand));
-    e.kids.push_back(integer_constant(by, true, false, where));
-    return e;
-  };
-  auto top = shifted(ir::op::shift_left, cast_to(std::move(bytes), wide), 64 - shift - bits);
-  return cast_to(shifted(ir::op::shift_right, std::move(top), 64 - bits), t);
+  auto top = arithmetic(ir::op::shift_left, cast_to(std::move(bytes), wide), sized(64 - shift - bits, where), wide, where);
+  return cast_to(arithmetic(ir::op::shift_right, std::move(top), sized(64 - bits, where), wide, where), t);
+}
+
+// s.m = v of a bit-field (or s.m op= v): the bytes that hold it read, its bits replaced by v's
+// low ones, and written back, as DTrace stores one; the expression's value is the field's new one.
+expr checker::bit_field_assignment(const ast::node_ptr& to, const std::string& op, expr v, ast::span where) {
+  auto place = place_of_member(to);
+  if (!writable(to->kids[0])) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), where);
+  const auto f = *place.field;
+  if (!v.t.is_integer() || pointed_to(v.t)) incompatible_operands(f.t.name, op, v.t.name, where);
+  const auto shift = f.bit_offset % 8;
+  if (op != "=") {
+    const auto operation = *ir::op_spelled(std::string_view(op).substr(0, op.size() - 1), ir::first_binary, ir::last_binary);
+    v = arithmetic(operation, bit_field(place.memory, shift, f.bit_size, f.t), std::move(v), f.t, where);
+  }
+  const type wide = integer_type("uint64_t", 8, false);
+  const auto ones = f.bit_size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.bit_size) - 1;
+  auto kept = arithmetic(ir::op::bit_and, cast_to(place.memory, wide), sized(~(ones << shift), where), wide, where);
+  auto field = arithmetic(ir::op::bit_and, cast_to(std::move(v), wide), sized(ones, where), wide, where);
+  auto bits = arithmetic(ir::op::bit_or, std::move(kept),
+                         arithmetic(ir::op::shift_left, std::move(field), sized(shift, where), wide, where), wide, where);
+  expr store;
+  store.kind = kind_t::assign;
+  store.operation = ir::op::assign;
+  store.t = place.memory.t;
+  store.where = where;
+  store.kids.push_back(cast_to(std::move(bits), place.memory.t));
+  store.kids.insert(store.kids.begin(), std::move(place.memory));
+  return bit_field(std::move(store), shift, f.bit_size, f.t);
 }
 
 // *p: the object a pointer to a kernel type points to.
@@ -444,9 +492,8 @@ expr checker::address_of(const ast::node_ptr& n) {
                                                       operand->kids[0]->kind == ast::node_kind::identifier &&
                                                       (operand->kids[0]->text == "self" || operand->kids[0]->text == "this")))
     fail("D_ADDROF_VAR", "cannot take address of dynamic variable", n->where);
+  if (names_bit_field(operand)) fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
   auto o = object(operand);
-  if (o.kind == kind_t::cast && o.kids.size() == 1 && o.kids[0].kind == kind_t::binary)
-    fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
   if (o.kind != kind_t::memory) fail("D_ADDROF_LVAL", "unacceptable operand for unary & operator", n->where);
   // A struct, union or array points to its own type; an integer member is a plain address.
   const type t = o.t.is_object() && o.t.id != 0 ? pointer_to(o.t) : integer_type(o.t.name + " *", 8, false);

@@ -87,7 +87,7 @@ class checker {
 
   void declare_type(const ast::type_declaration& d);
   type declare_struct(const ast::type_declaration& d);
-  void bit_field_member(const ast::declared_member& m, const type& t);
+  std::uint32_t bit_field_width(const ast::declared_member& m, const type& t, const std::string& shown);
   type declare_enum(const ast::type_declaration& d);
   void declare_translator(const ast::translator& t);
   std::optional<type> translator_type(const std::string& name, bool output, ast::span where);
@@ -101,7 +101,14 @@ class checker {
   ir::type_table& kernel_types(const std::string& what, ast::span where);
   expr curthread(ast::span where);
   expr object_member(const ast::node_ptr& n);
+  struct member_place {
+    expr memory;  // the member, or the bytes that hold a bit-field
+    std::optional<ir::member_info> field;  // a bit-field's
+  };
+  member_place place_of_member(const ast::node_ptr& n);
+  bool names_bit_field(const ast::node_ptr& n);
   expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
+  expr bit_field_assignment(const ast::node_ptr& to, const std::string& op, expr v, ast::span where);
   expr dereference(const ast::node_ptr& n);
   expr address_of(const ast::node_ptr& n);
   expr element_of(const ast::node_ptr& n);

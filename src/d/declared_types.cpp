@@ -20,18 +20,19 @@ std::uint32_t declared_types::align_of(const ir::type& t) const {
   return align;
 }
 
-ir::type declared_types::add_record(std::string name, bool is_union,
-                                    const std::vector<std::pair<std::string, ir::type>>& members) {
+ir::type declared_types::add_record(std::string name, bool is_union, const std::vector<record_member>& members) {
   entry e;
   std::uint32_t size = 0;
-  for (const auto& [member_name, t] : members) {
-    const auto align = align_of(t);
+  std::uint32_t end_bits = 0;  // where the member before ends, in bits
+  for (const auto& m : members) {
+    const auto bytes = m.bits ? ir::bit_field_bytes(m.bits) : m.t.size;
+    const auto align = m.bits ? bytes : align_of(m.t);
     e.align = std::max(e.align, align);
-    const auto at = is_union ? 0 : (size + align - 1) / align * align;
-    e.members.push_back({member_name, {t, at * 8, 0}});
-    size = is_union ? std::max(size, t.size) : at + t.size;
+    const auto at = is_union ? 0 : ((end_bits + 7) / 8 + align - 1) / align * align;
+    e.members.push_back({m.name, {m.t, at * 8, m.bits}});
+    end_bits = at * 8 + (m.bits ? m.bits : bytes * 8);
+    size = std::max(size, at + bytes);
   }
-  size = (size + e.align - 1) / e.align * e.align;
   const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
   e.t = {ir::type::category::record, size, false, name, id, 0};
   entries_.push_back(e);

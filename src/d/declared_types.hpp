@@ -24,10 +24,18 @@ class declared_types final : public ir::type_table {
 
   /// Whether the program declared `name` ("struct s", "enum e", a typedef's name).
   bool declares(std::string_view name) const { return names_.count(std::string(name)) != 0; }
-  /// A struct or union of these members, in order, laid out as C lays them out (each at its
-  /// alignment; a union's all at 0). An anonymous one (`name` "struct" or "union") is known
-  /// by its id only.
-  ir::type add_record(std::string name, bool is_union, const std::vector<std::pair<std::string, ir::type>>& members);
+  /// A member of a struct or union to be: `bits` a bit-field's width, 0 for others.
+  struct record_member {
+    std::string name;
+    ir::type t;
+    std::uint32_t bits = 0;
+  };
+  /// A struct or union of these members, in order, laid out as DTrace's libctf lays out the
+  /// types D declares: each member at the first byte past the one before that its alignment
+  /// allows (a union's all at 0), a bit-field in an integer of the fewest bytes (1, 2, 4 or 8)
+  /// that hold it, and the size where the last member ends, with no padding after it. An
+  /// anonymous one (`name` "struct" or "union") is known by its id only.
+  ir::type add_record(std::string name, bool is_union, const std::vector<record_member>& members);
   /// An array of `count` elements.
   ir::type add_array(const ir::type& element, std::uint32_t count);
   /// An enum or typedef: a name for `t`.

@@ -1,6 +1,7 @@
 /* sizeof and casts of a struct, union or enum written in place, as DTrace's grammar allows: each a
-   type of its own, laid out as C lays it out; an enum's enumerators are declared where it is
-   written. Also as a typedef's and a member's type (an anonymous enum). */
+   type of its own, laid out as DTrace lays it out (no padding after the last member); an enum's
+   enumerators are declared where it is written. Also as a typedef's and a member's type (an
+   anonymous enum). */
 #pragma D option quiet
 typedef enum { TA, TB = 5 } e_t;
 struct s { enum { MA = -2147483647 - 1, MB } m; char c; };

@@ -157,7 +157,7 @@ TEST_CASE("struct and union variables hold their bytes in-process: global, self-
             "BEGIN { i = 2; printf(\"%d %d %d %d %d\\n\", rec.i, self->mine.i, rec.a[i], this->local.in.l, sizeof(un)); }\n"
             "BEGIN { i = 2; rec.a[i] = 1; i = 3; rec.a[i] = 2; }\n"
             "BEGIN { printf(\"%d %d\\n\", rec.a[2], rec.a[1]); exit(0); }") ==
-        "8 -9223372036854775808 x -300 0 15 40 ab DA 9223372036854775807\n8 15 -300 9223372036854775807 4\n1 0\n"
+        "8 -9223372036854775808 x -300 0 15 34 ab DA 9223372036854775807\n8 15 -300 9223372036854775807 4\n1 0\n"
         "--- faults\nindex out of bounds (3)\n");
 }
 

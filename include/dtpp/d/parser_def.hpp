@@ -198,9 +198,10 @@ struct type_words_type : x3::symbols<int> {
 const type_words_type type_words;
 
 // A type name as casts and sizeof take it: "unsigned long long", "uint64_t", "char *",
-// "struct task_struct *".
+// "struct task_struct *", "union D`u" (a scope: D, the program's own, or a kernel module's).
 const auto type_name = x3::rule<class type_name, std::string>{"type name"} =
-    x3::raw[(x3::lexeme[(x3::lit("struct") | "union" | "enum") >> word_end] >> identifier_text |
+    x3::raw[(x3::lexeme[(x3::lit("struct") | "union" | "enum") >> word_end] >>
+                 x3::lexeme[-(identifier_text >> '`') >> identifier_text] |
              x3::lexeme[type_words >> word_end] >> *(x3::lexeme[type_words >> word_end])) >>
             *x3::lit('*')];
 
@@ -215,6 +216,9 @@ const auto declared_typedef_name = x3::rule<class declared_typedef_name, std::st
       x3::_val(ctx) = x3::_attr(ctx);
       x3::_pass(ctx) = x3::get<typedefs_tag>(ctx).get().contains(x3::_attr(ctx));
     })];
+
+// offsetof's type: a struct or union by its tag, or a typedef's name for one.
+const auto offsetof_type = x3::rule<class offsetof_type, std::string>{"type name"} = type_name | declared_typedef_name;
 
 // `name *`: a pointer to a typedef's type, which a cast may name.
 const auto typedef_pointer_name = x3::rule<class typedef_pointer_name, std::string>{"type name"} =
@@ -366,7 +370,7 @@ const auto primary_def = x3::eps[open_node] >> (
     (x3::lexeme["sizeof" >> word_end] > unary)[sizeof_expr_action] |
     (x3::lexeme["stringof" >> word_end] > unary)[stringof_action] |
     (x3::lexeme["xlate" >> word_end] > '<' > declared_type_name > '>' > '(' > expression > ')')[xlate_action] |
-    (x3::lexeme["offsetof" >> word_end] > '(' > type_name > ',' > identifier_text > ')')[offsetof_action] |
+    (x3::lexeme["offsetof" >> word_end] > '(' > offsetof_type > ',' > identifier_text > ')')[offsetof_action] |
     identifier_text[leaf<node_kind::identifier>{}] |
     ('(' > expression > ')')[pass_through]);
 
@@ -593,13 +597,14 @@ Item& last_of(Item& item) { return item; }
 template <class Item>
 Item& last_of(std::vector<Item>& items) { return items.back(); }
 
-// A declaration's, member's or typedef's type: a type name, or an anonymous struct or union and
-// the stars after it (`struct { int a; } *p;`).
-const auto declared_type = declared_type_name[([](auto& ctx) { last_of(x3::_val(ctx)).type = x3::_attr(ctx); })] |
+// A declaration's, member's or typedef's type: a struct or union written out and the stars after
+// it (`struct { int a; } *p;`), or a type name.
+const auto declared_type =
     (anonymous_record[([](auto& ctx) {
        last_of(x3::_val(ctx)).record = std::make_shared<const ast::type_declaration>(std::move(x3::_attr(ctx)));
      })] >>
-     stars[([](auto& ctx) { last_of(x3::_val(ctx)).type = stars_of(x3::_attr(ctx)); })]);
+     stars[([](auto& ctx) { last_of(x3::_val(ctx)).type = stars_of(x3::_attr(ctx)); })]) |
+    declared_type_name[([](auto& ctx) { last_of(x3::_val(ctx)).type = x3::_attr(ctx); })];
 
 // `[inline] [self|this] type declarator, ... ;`, each declarator `name`, `*name`,
 // `name[N]...`, `name[type, ...]` or a function's `name(parameters)`, with `= expression` for an
@@ -657,9 +662,14 @@ const auto push_member = [](auto& ctx) { x3::_val(ctx).members.push_back(x3::_at
 // A bit-field's width follows its name: `int a : 3;`.
 const auto member_count = -('[' > integer_text[([](auto& ctx) { x3::_val(ctx).back().count = x3::_attr(ctx); })] > ']') >>
                           -(':' > conditional[([](auto& ctx) { x3::_val(ctx).back().bits = x3::_attr(ctx); })]);
+// A bit-field without a name (`int : 3;`) is padding, as in C.
+const auto unnamed_bit_field = x3::lit(':')[([](auto& ctx) {
+  const auto end = end_of(ctx);
+  last_of(x3::_val(ctx)).where = {end - 1, end};
+})] > conditional[([](auto& ctx) { x3::_val(ctx).back().bits = x3::_attr(ctx); })];
 const auto struct_members_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
-    identifier_text[member_name] >> member_count >>
+    ((identifier_text[member_name] >> member_count) | unnamed_bit_field) >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.
@@ -681,11 +691,12 @@ const auto append_members = [](auto& ctx) {
   auto& members = x3::_val(ctx).members;
   members.insert(members.end(), x3::_attr(ctx).begin(), x3::_attr(ctx).end());
 };
-// DTrace's grammar wants one member at least: `struct { }` is a syntax error near '}'.
+// DTrace's grammar wants one member at least: `struct { }` is a syntax error near '}'. A tag
+// declares the type by that name too (`typedef struct rec { ... } rec_t;`).
 const auto anonymous_record_def = x3::omit[
-    ((x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{') >
+    ((x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> -identifier_text[tag_of] >> '{') >
      +struct_members[append_members] > '}') |
-    ((x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> '{') >
+    ((x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> -identifier_text[tag_of] >> '{') >
      (enumerator[push_member] % ',') > -x3::lit(',') > '}')];
 const auto declared_variables =
     -(((stars >> identifier_text)[([](auto& ctx) {

@@ -21,6 +21,13 @@ struct member_info {
   std::uint32_t bit_size = 0;    ///< a bit-field's width; 0 for an ordinary member
 };
 
+/// The bytes a bit-field `bits` wide is read and written in when it starts at a byte: the fewest
+/// of 1, 2, 4 or 8 that hold it.
+inline std::uint32_t bit_field_bytes(std::uint32_t bits) {
+  const auto bytes = (bits + 7) / 8;
+  return bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
+}
+
 /// A probe's argument as its provider declares it (for the kernel's, the tracepoint's format
 /// file): args[N]'s C type, and where it lies in the probe's record. A stable provider's argument
 /// is translated (DTrace's native and translated types): args[0] of sched:::wakeup is a
