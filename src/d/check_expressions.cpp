@@ -218,12 +218,7 @@ expr checker::character_literal(const ast::node_ptr& n) {
   if (n->text.size() > 8) fail("D_CHR_OFLOW", "character constant is too long", n->where);
   std::uint64_t v = 0;
   for (unsigned char c : n->text) v = v << 8 | c;
-  auto e = integer_constant(v, true, false, n->where);
-  if (n->text.size() == 1) {
-    e.t = integer_type("char", 1, true);
-    e.value = static_cast<std::int8_t>(static_cast<std::uint8_t>(v));
-  }
-  return e;
+  return integer_constant(v, true, false, n->where);  // an int, as in C and DTrace's lexer: sizeof('c') is 4
 }
 
 bool checker::names_identifier(const std::string& name) const {
