@@ -541,8 +541,10 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   }
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {
-    keys.push_back(value(n->kids[i]));
-    if (!keys.back().t.is_integer() && !keys.back().t.is_string() && !keys.back().t.is_floating())
+    auto k = object(n->kids[i]);  // a struct or union key is its bytes
+    keys.push_back(k.t.kind == type::category::record ? std::move(k) : value_of(std::move(k), n->kids[i]->where));
+    if (!keys.back().t.is_integer() && !keys.back().t.is_string() && !keys.back().t.is_floating() &&
+        keys.back().t.kind != type::category::record)
       fail("D_KEY_TYPE", keys.back().t.name + " expression may not be used as associative array index: key #" + std::to_string(i), n->kids[i]->where);
   }
   check_tuple_size(keys.size());
@@ -555,25 +557,59 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
       if (thread_array) fail("D_VAR_UNDEF", shown + " has not yet been declared or assigned", base->where);
       fail("D_IDENT_UNDEF", "failed to resolve " + shown + ": Unknown variable name", base->where);
     }
-    std::vector<type> key_types;
-    for (const auto& k : keys) key_types.push_back(k.t);
-    it = table.emplace(name, new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, key_types)).first;
+    std::vector<type> key_types, lowered;
+    for (const auto& k : keys) {
+      key_types.push_back(k.t);
+      if (k.t.kind != type::category::record) lowered.push_back(k.t);
+      for (std::uint32_t at = 0; k.t.kind == type::category::record && at < k.t.size; at += lowered.back().size)
+        lowered.push_back(key_word(k.t.size - at));
+    }
+    const auto id = new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, lowered);
+    key_prototypes_.emplace(id, key_types);
+    it = table.emplace(name, id).first;
   }
   const auto& var = result_.program.variables[it->second];
-  if (var.keys.size() != keys.size())
+  const auto prototype = key_prototypes_.contains(it->second) ? key_prototypes_.at(it->second) : var.keys;
+  if (prototype.size() != keys.size())
     fail("D_PROTO_LEN", shown + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
-                            (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(var.keys.size()) + " expected",
+                            (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(prototype.size()) + " expected",
          n->where);
+  std::vector<expr> lowered;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (!key_fits(var.keys[i], keys[i].t))
+    if (!key_fits(prototype[i], keys[i].t))
       fail("D_PROTO_ARG", shown + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
-                              var.keys[i].name + "\n\t      key: " + keys[i].t.name,
+                              prototype[i].name + "\n\t      key: " + keys[i].t.name,
            n->kids[i + 1]->where);
-    keys[i] = cast_to(std::move(keys[i]), var.keys[i]);
+    if (keys[i].t.kind != type::category::record) {
+      lowered.push_back(cast_to(std::move(keys[i]), prototype[i]));
+      continue;
+    }
+    // A struct or union key: its bytes as words, read where it lies, so that every engine keys
+    // the array by them as by integers.
+    for (std::uint32_t at = 0; at < keys[i].t.size; at += lowered.back().t.size) {
+      expr word;
+      word.kind = kind_t::memory;
+      word.t = key_word(keys[i].t.size - at);
+      word.value = at;
+      word.where = keys[i].where;
+      if (keys[i].kind == kind_t::memory) {
+        word.value += keys[i].value;
+        word.kids = keys[i].kids;
+      } else {
+        word.kids.push_back(keys[i]);
+      }
+      lowered.push_back(std::move(word));
+    }
   }
   auto e = variable_ref(it->second, n->where);
-  e.kids = std::move(keys);
+  e.kids = std::move(lowered);
   return e;
+}
+
+// The unsigned integer of 8 bytes, or of the most of 4, 2, 1 that `left` bytes of a struct key hold.
+type checker::key_word(std::uint32_t left) {
+  const std::uint32_t size = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+  return integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
 }
 
 namespace {
@@ -1254,6 +1290,7 @@ void checker::incompatible_operands(const std::string& left, std::string_view op
 // integers, a float only for its own type.
 bool checker::key_fits(const type& proto, const type& key) {
   if (proto.is_floating() || key.is_floating()) return proto == key;
+  if (proto.kind == type::category::record || key.kind == type::category::record) return proto.id == key.id && proto.kind == key.kind;
   return proto.is_string() == key.is_string();
 }
 

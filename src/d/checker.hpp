@@ -279,6 +279,7 @@ class checker {
   [[noreturn]] void incompatible_operands(const std::string& left, std::string_view op, const std::string& right,
                                           ast::span where);
   static bool key_fits(const type& proto, const type& key);
+  static type key_word(std::uint32_t left);
   expr float_order(expr f);
 
   // ---- state -----------------------------------------------------------------------------------
@@ -290,6 +291,9 @@ class checker {
   std::map<std::string, std::uint32_t> globals_, thread_locals_, clause_locals_;
   std::set<std::string> external_symbols_;  // declared `extern`: the kernel's, by name
   std::set<std::uint32_t> scratch_variables_;  ///< variables assigned a pointer into scratch memory
+  // An associative array's keys as D declares them, where the program's keys (ir::variable's)
+  // hold a struct or union key as the words of its bytes.
+  std::map<std::uint32_t, std::vector<type>> key_prototypes_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
   declared_types types_;  // the program's structs, unions, enums and typedefs, then the kernel's
