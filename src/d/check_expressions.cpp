@@ -221,6 +221,48 @@ expr checker::character_literal(const ast::node_ptr& n) {
   return integer_constant(v, true, false, n->where);  // an int, as in C and DTrace's lexer: sizeof('c') is 4
 }
 
+// An inline's value: its definition, checked where it is used, as the type it declares.
+expr checker::inline_value(const type& t, const ast::node_ptr& node, ast::span where) {
+  // An inline has D's own attributes, whatever its definition reads (curpsinfo reads curthread).
+  const auto outside = statement_attributes_;
+  // A struct or union inline is the object it names (`inline struct r r2 = r1;`: r2.c is r1.c).
+  auto e = t.kind == type::category::record ? object(node) : t.is_string() ? value(node) : cast_to(value(node), t);
+  statement_attributes_ = outside;
+  e.where = where;
+  return e;
+}
+
+// i[k1, k2] of an inline array (`inline int i[int x, int y] = x + y;`): its definition with
+// each parameter standing for its key's value, as the parameter's type.
+expr checker::inline_element(const ast::node_ptr& n) {
+  const auto& name = n->kids[0]->text;
+  const auto& [t, node] = inlines_.at(name);
+  const auto& keys = inline_keys_.at(name);
+  if (n->kids.size() - 1 != keys.size())
+    fail("D_PROTO_LEN", name + "[ ] prototype mismatch: " + std::to_string(n->kids.size() - 1) +
+                            (n->kids.size() == 2 ? " key" : " keys") + " passed, " + std::to_string(keys.size()) + " expected",
+         n->where);
+  std::vector<std::pair<std::string, expr>> bound;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    auto k = value(n->kids[i + 1]);
+    if (!key_fits(keys[i].second, k.t))
+      fail("D_PROTO_ARG", name + "[ ] key #" + std::to_string(i + 1) + " is incompatible with prototype:\n\tprototype: " +
+                              keys[i].second.name + "\n\t      key: " + k.t.name,
+           n->kids[i + 1]->where);
+    bound.emplace_back(keys[i].first, keys[i].second.is_string() ? std::move(k) : cast_to(std::move(k), keys[i].second));
+  }
+  const auto depth = parameters_.size();
+  parameters_.insert(parameters_.end(), bound.begin(), bound.end());
+  try {
+    auto e = inline_value(t, node, n->where);
+    parameters_.resize(depth);
+    return e;
+  } catch (...) {
+    parameters_.resize(depth);
+    throw;
+  }
+}
+
 bool checker::names_identifier(const std::string& name) const {
   if (globals_.contains(name) || inlines_.contains(name) || enumerators_.contains(name) || is_builtin_name(name))
     return true;
@@ -247,14 +289,9 @@ expr checker::identifier(const std::string& name, ast::span where) {
     return e;
   }
   if (const auto it = inlines_.find(name); it != inlines_.end()) {
-    const auto& [t, node] = it->second;
-    // An inline has D's own attributes, whatever its definition reads (curpsinfo reads curthread).
-    const auto outside = statement_attributes_;
-    // A struct or union inline is the object it names (`inline struct r r2 = r1;`: r2.c is r1.c).
-    auto e = t.kind == type::category::record ? object(node) : t.is_string() ? value(node) : cast_to(value(node), t);
-    statement_attributes_ = outside;
-    e.where = where;
-    return e;
+    if (inline_keys_.contains(name)) fail("D_PROTO_LEN", name + "[ ] prototype mismatch: 0 keys passed, " +
+                                                              std::to_string(inline_keys_.at(name).size()) + " expected", where);
+    return inline_value(it->second.first, it->second.second, where);
   }
   if (name.size() == 4 && name.rfind("arg", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3])))
     return untyped_argument(name[3] - '0', where);
@@ -443,6 +480,7 @@ expr checker::object(const ast::node_ptr& n) {
     case ast::node_kind::cast: return cast(n);
     case ast::node_kind::offsetof: return offset_of(n);
     case ast::node_kind::sizeof_type: {
+      if (!n->record) check_type_words(n->text, n->where);
       const auto t = declared_type(n->text, n->record);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + (n->record ? n->record->keyword + " " + n->text : n->text), n->where);
       return size_of(*t, n->where);
@@ -539,6 +577,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
     use_context_attributes(&provider_attributes::arguments);
     return probe_argument(i.value, n->where);
   }
+  if (base->kind == ast::node_kind::identifier && inline_keys_.contains(base->text)) return inline_element(n);
   std::vector<expr> keys;
   for (std::size_t i = 1; i < n->kids.size(); ++i) {
     auto k = object(n->kids[i]);  // a struct or union key is its bytes

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize) {
   }
   while (!clean.empty() && clean.back() == ' ') clean.pop_back();
   if (!clean.empty() && clean.back() == '*') return integer_type(clean, 8, false);
+  // C's `short int`, `unsigned long long int`: DTrace names them without the int.
+  if (clean.ends_with(" int") && (clean.find("short") != std::string::npos || clean.find("long") != std::string::npos))
+    clean.resize(clean.size() - 4);
   struct entry { const char* name; std::uint32_t size; bool is_signed; };
   static const entry table[] = {
       {"char", 1, true}, {"signed char", 1, true}, {"unsigned char", 1, false},
@@ -132,6 +137,11 @@ void checker::declare(const ast::declaration& d) {
     error("D_DECL_CLASS", "only one storage class may be given in a declaration: " + d.scope, d.where);
     return;
   }
+  if (d.scope == "register" || d.scope == "static" || d.scope == "auto")
+    return error("D_DECL_BADCLASS", "specified storage class not appropriate in D", d.where);
+  if (d.name.empty()) return error("D_DECL_USELESS", "useless declaration", d.where);
+  if (d.name.find('`') != std::string::npos)
+    return error("D_DECL_SCOPE", "D scoping operator may not be used in a declaration name (" + d.name + ")", d.where);
   // `extern int x;` names a kernel symbol, which D reads as `x, as DTrace does; this kernel's
   // kallsyms has no data symbols, so a use says what a backquote does. Its type is the kernel's
   // to know.
@@ -145,12 +155,20 @@ void checker::declare(const ast::declaration& d) {
   }
   std::optional<type> t;
   try {
+    if (!d.record) check_type_words(d.type, d.where);
     t = declared_type(d.type, d.record);
   } catch (const failed&) {
     return;
   }
+  if (d.variadic_keys) {
+    error("D_DECL_PROTO_VARARGS", "array prototype may not use a variable-length argument list", d.where);
+    return;
+  }
   // A function's prototype (from a C header) names no variable: D cannot call it.
-  if (t && d.is_function) return;
+  if (t && d.is_function) {
+    check_prototype(d);
+    return;
+  }
   if (t && t->is_void() && !d.dimensions.empty()) {
     error("D_DECL_VOIDOBJ", "cannot declare array of void", d.where);
     return;
@@ -180,12 +198,22 @@ void checker::declare(const ast::declaration& d) {
       error("D_DECL_BADCLASS", "specified storage class not appropriate for inline declaration", d.where);
       return;
     }
-    if (!d.keys.empty()) {
-      error("D_UNKNOWN", "inline arrays are not supported yet: " + d.name, d.where);
-      return;
-    }
     if (inlines_.count(d.name) || globals_.count(d.name)) {
       error("D_DECL_IDRED", "identifier redefined: " + d.name, d.where);
+      return;
+    }
+    if (!d.keys.empty()) {  // an inline array: checked where it is used, its parameters bound
+      std::vector<std::pair<std::string, type>> keys;
+      for (std::size_t i = 0; i < d.keys.size(); ++i) {
+        const auto kt = find_type(d.keys[i]);
+        if (!kt || kt->is_void() || kt->is_object()) {
+          error("D_DECL_ARRSUB", "positive integral constant expression or tuple signature expected as array declaration subscript", d.where);
+          return;
+        }
+        keys.emplace_back(d.key_names[i], *kt);
+      }
+      inline_keys_.emplace(d.name, std::move(keys));
+      inlines_.emplace(d.name, std::make_pair(*t, d.value));
       return;
     }
     // Checked here once, so that an error in it is reported at the declaration; an xlate's
@@ -242,6 +270,25 @@ void checker::declare(const ast::declaration& d) {
   table.emplace(d.name, new_variable(prefix + d.name, scope, *t, keys));
 }
 
+// A function's prototype, which declares nothing D can use, checked as DTrace checks one: no
+// storage class, dynamic type or named void among its parameters, and a void alone.
+void checker::check_prototype(const ast::declaration& d) {
+  std::size_t voids = 0;
+  for (std::size_t i = 0; i < d.parameters.size(); ++i) {
+    const auto& p = d.parameters[i];
+    if (!p.storage.empty())
+      return error("D_DECL_PARMCLASS", "inappropriate storage class for function or associative array parameter", d.where);
+    if (p.dynamic)
+      return error("D_DECL_PROTO_TYPE", "function prototype may not use parameter of type dynamic variable: " +
+                                            (p.name.empty() ? std::string("(anonymous)") : p.name) + ", parameter #" +
+                                            std::to_string(i + 1), d.where);
+    const bool is_void = split_stars(p.type) == std::pair<std::string, int>{"void", 0};
+    if (is_void && !p.name.empty()) return error("D_DECL_PROTO_NAME", "void parameter may not have a name: " + p.name, d.where);
+    voids += is_void;
+  }
+  if (voids != 0 && d.parameters.size() > 1) error("D_DECL_PROTO_VOID", "void must be sole parameter", d.where);
+}
+
 // `type name[2][3]`: an array of 2 arrays of 3, with DTrace's errors for a dimension that is
 // missing (D_DECL_ARRNULL), not positive (D_DECL_ARRSUB) or past 32 bits (D_DECL_ARRBIG); none
 // (after an error) otherwise.
@@ -288,7 +335,48 @@ expr checker::cast_to(expr e, const type& t) {
   return c;
 }
 
+// The words of a type name as DTrace's declaration parser takes them one by one: a second base
+// type (`char int`) is D_DECL_COMBO; short or long with char, any of signed, unsigned, short,
+// long with void, signed or unsigned with a float, long with neither integer nor float, are its
+// D_DECL_*ATTR and *INT errors; words that name no type together (`short long`) are unknown.
+void checker::check_type_words(const std::string& name, ast::span where) {
+  if (name.find_first_of("`") != std::string::npos || names_struct_or_union(name) || name.rfind("enum ", 0) == 0) return;
+  enum : unsigned { is_signed = 1, is_unsigned = 2, is_short = 4, is_long = 8, is_long_long = 16 };
+  static const std::set<std::string, std::less<>> integers = {"char", "int"}, floats = {"float", "double"};
+  unsigned attributes = 0;
+  std::string base;
+  std::istringstream words(split_stars(name).first);
+  for (std::string w; words >> w;) {
+    if (w == "signed") attributes |= is_signed;
+    else if (w == "unsigned") attributes |= is_unsigned;
+    else if (w == "short") attributes |= is_short;
+    else if (w == "long") attributes = (attributes & is_long) ? (attributes & ~is_long) | is_long_long : attributes | is_long;
+    else if (!base.empty()) fail("D_DECL_COMBO", "invalid type combination", where);
+    else base = w;
+    if (base.empty()) continue;
+    const bool integer = integers.contains(base) || (!floats.contains(base) && base != "void" && named_type(base, 0) && named_type(base, 0)->is_integer());
+    if (base == "char" && (attributes & (is_short | is_long | is_long_long)))
+      fail("D_DECL_CHARATTR", "invalid type declaration: short and long may not be used with char type", where);
+    if (base == "void" && attributes)
+      fail("D_DECL_VOIDATTR", "invalid type declaration: attributes may not be used with void type", where);
+    if (!integer && (attributes & (is_signed | is_unsigned)))
+      fail("D_DECL_SIGNINT", "invalid type declaration: signed and unsigned may only be used with integer type", where);
+    if (!integer && !floats.contains(base) && (attributes & (is_long | is_long_long)))
+      fail("D_DECL_LONGINT", "invalid type declaration: long and long long may only be used with integer or floating-point type", where);
+  }
+  // The name DTrace looks up: the attributes in its order, then the base unless short or long
+  // stands for it.
+  std::string composed;
+  for (const auto& [bit, word] : {std::pair{is_signed, "signed "}, {is_unsigned, "unsigned "}, {is_short, "short "},
+                                   {is_long, "long "}, {is_long_long, "long long "}})
+    if (attributes & bit) composed += word;
+  const int sizes = !!(attributes & is_short) + !!(attributes & is_long) + !!(attributes & is_long_long);
+  if (sizes > 1 || (attributes & is_signed && attributes & is_unsigned))
+    fail("D_UNKNOWN", "failed to resolve type " + composed + ": Unknown type name", where);
+}
+
 expr checker::cast(const ast::node_ptr& n) {
+  if (!n->record) check_type_words(n->text, n->where);
   const auto t = declared_type(n->text, n->record);
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped

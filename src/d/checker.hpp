@@ -79,9 +79,11 @@ class checker {
   std::optional<type> find_type(const std::string& name);
   std::optional<type> declared_type(const std::string& name, const ast::anonymous_record& record);
   void declare(const ast::declaration& d);
+  void check_prototype(const ast::declaration& d);
   std::optional<type> array_of(type element, const ast::declaration& d);
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);
+  void check_type_words(const std::string& name, ast::span where);
 
   // ---- types and translators declared in D (check_declarations.cpp) ---------------------------
 
@@ -238,6 +240,8 @@ class checker {
   // ---- expressions: variables (check_expressions.cpp) ----------------------------------------
 
   expr identifier(const std::string& name, ast::span where);
+  expr inline_value(const type& t, const ast::node_ptr& node, ast::span where);
+  expr inline_element(const ast::node_ptr& n);
   /// Whether `name` is an identifier D knows: a variable or inline declared, a builtin variable,
   /// an enumerator or a library constant.
   bool names_identifier(const std::string& name) const;
@@ -296,6 +300,7 @@ class checker {
   std::map<std::uint32_t, std::vector<type>> key_prototypes_;
   std::map<std::string, std::uint32_t> aggregation_ids_;
   std::map<std::string, std::pair<type, ast::node_ptr>> inlines_;  // inline name -> type, expression
+  std::map<std::string, std::vector<std::pair<std::string, type>>> inline_keys_;  // an inline array's parameters
   declared_types types_;  // the program's structs, unions, enums and typedefs, then the kernel's
   // Each anonymous struct or union the program writes, declared once for all the names of its
   // declaration (none when it has an error, reported once).

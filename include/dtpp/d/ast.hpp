@@ -92,12 +92,24 @@ struct library_dependency {
 /// inline (`inline int MAX = 10;`), a name that stands for its expression, converted to its
 /// type, wherever it is used. `int a, *p, b[2];` is three of them, each with its own stars and
 /// brackets, as C binds them.
+/// A parameter of a function's prototype as written (`int`, `char *s`, `void`, `...`), which
+/// the checker holds to DTrace's rules.
+struct parameter {
+  std::string storage;  ///< a storage class before it (`static int`), which D refuses
+  std::string type;     ///< "..." for a variable-length list
+  std::string name;
+  bool dynamic = false;  ///< `int a[int]`: an associative array
+};
+
 struct declaration {
   std::string scope;  ///< "", "self" or "this"
   std::string type;   ///< the type's name; only the stars after it when `record` is set
   anonymous_record record;  ///< the type when written as `struct { ... }`; null otherwise
   std::string name;
   std::vector<std::string> keys;  ///< key types of an associative array
+  std::vector<std::string> key_names;  ///< an inline array's parameter names (`i[int x]`), or ""
+  bool variadic_keys = false;  ///< `a[...]`, which D refuses
+  std::vector<parameter> parameters;  ///< a function's, when is_function
   /// An array's dimensions as written, outermost first ("" for `[]`, which D refuses).
   std::vector<std::string> dimensions;
   bool is_inline = false;

@@ -617,15 +617,37 @@ const auto declaration_scope = [](const char* scope) {
     kept = kept.empty() ? scope : kept + " " + scope;
   };
 };
+// An associative array's key types, `[int, string]`, each with a name for an inline array's
+// (`[int x, int y]`), or `[...]` for the checker to refuse.
+const auto key_type = type_name[([](auto& ctx) {
+  x3::_val(ctx).back().keys.push_back(x3::_attr(ctx));
+  x3::_val(ctx).back().key_names.emplace_back();
+})] >> -identifier_text[([](auto& ctx) { x3::_val(ctx).back().key_names.back() = x3::_attr(ctx); })];
 const auto declarator_tail =
     -(+array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] |
-      ('[' > (type_name[([](auto& ctx) { x3::_val(ctx).back().keys.push_back(x3::_attr(ctx)); })] % ',') > ']')) >>
+      ('[' > (x3::lit("...")[([](auto& ctx) { x3::_val(ctx).back().variadic_keys = true; })] | (key_type % ',')) > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).back().value = x3::_attr(ctx); })]);
-const auto declared_name = identifier_text[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
+// A name with D's scoping operator (`int `x;`) is taken for the checker to refuse.
+const auto declarator_name = x3::rule<class declarator_name, std::string>{"identifier"} =
+    identifier_text | x3::raw[x3::lexeme[-identifier_text >> '`' >> identifier_text]];
+const auto declared_name = declarator_name[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
 // `(type [name], ...)`, `(void)`, `()` or with `...` last: a function's prototype, as C headers
 // declare them (`void f(int, char *);`).
 // Backtracking, not expecting, after the '(': `BEGIN exit(0); }` is a clause broken off.
-const auto parameter_list = x3::omit['(' >> -((x3::lit("...") | (declared_type_name >> -identifier_text)) % ',') >> ')'];
+template <class Set>
+auto on_parameter(Set set) {
+  return [set](auto& ctx) { set(x3::_val(ctx).back().parameters.back(), ctx); };
+}
+const auto parameter_storage =
+    x3::raw[x3::lexeme[(x3::lit("static") | "extern" | "register" | "auto" | "typedef" | "self" | "this") >> word_end]];
+const auto parameter = x3::eps[([](auto& ctx) { x3::_val(ctx).back().parameters.emplace_back(); })] >>
+    (x3::lit("...")[on_parameter([](auto& p, auto&) { p.type = "..."; })] |
+     (-parameter_storage[on_parameter([](auto& p, auto& ctx) { p.storage.assign(x3::_attr(ctx).begin(), x3::_attr(ctx).end()); })] >>
+      declared_type_name[on_parameter([](auto& p, auto& ctx) { p.type = x3::_attr(ctx); })] >>
+      -identifier_text[on_parameter([](auto& p, auto& ctx) { p.name = x3::_attr(ctx); })] >>
+      -x3::omit['[' >> *(x3::char_ - ']') >> ']'][on_parameter([](auto& p, auto&) { p.dynamic = true; })]));
+const auto parameter_list = x3::omit[
+    x3::eps[([](auto& ctx) { x3::_val(ctx).back().parameters.clear(); })] >> '(' >> -(parameter % ',') >> ')'];
 const auto mark_function = [](auto& ctx) { x3::_val(ctx).back().is_function = true; };
 // `self x;`, `this x;` and `extern x;`: a storage class without a type declares an int, as in C.
 const auto scope_without_type = [](auto& ctx) {
@@ -639,8 +661,13 @@ const auto declaration_def = x3::omit[
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
     *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
       x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")] |
-      x3::lexeme[x3::lit("extern") >> word_end][declaration_scope("extern")]) >>
-    ((declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >>
+      x3::lexeme[x3::lit("extern") >> word_end][declaration_scope("extern")] |
+      x3::lexeme[x3::lit("register") >> word_end][declaration_scope("register")] |
+      x3::lexeme[x3::lit("static") >> word_end][declaration_scope("static")] |
+      x3::lexeme[x3::lit("auto") >> word_end][declaration_scope("auto")]) >>
+    // `int;` declares nothing: kept, nameless, for the checker to call useless.
+    ((+x3::lexeme[type_words >> word_end] >> &x3::lit(';'))[([](auto& ctx) { x3::_val(ctx).back().type = "int"; })] |
+     (declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >>
     -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > -parameter_list[mark_function] > declarator_tail) > ';') |
@@ -802,6 +829,12 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
             {static_cast<std::uint32_t>(text.size()), static_cast<std::uint32_t>(text.size())}};
   const ast::span where{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin + token.size())};
   if (const char* why = not_supported_yet(token)) return {"D_UNKNOWN", why, where};
+  // `struct a { ... } struct b ...`: a ';' forgotten makes one declaration of two types.
+  if (token == "struct" || token == "union" || token == "enum") {
+    auto before = begin;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    if (before > 0 && text[before - 1] == '}') return {"D_DECL_COMBO", "invalid type combination", where};
+  }
   return {"D_SYNTAX", "syntax error near \"" + token + "\"", where};
 }
 
@@ -1271,7 +1304,9 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
       } catch (const x3::expectation_failure<parser::iterator>& failure) {
         const auto where = static_cast<std::size_t>(failure.where() - text.cbegin());
         report_syntax_error(where);
-        at = std::min(std::max(detail::declaration_end(text, start), where + 1), text.size());
+        // A second type in one declaration: its own declaration is this one's too.
+        const auto from = detail::syntax_error(text, where).tag == "D_DECL_COMBO" ? where : start;
+        at = std::min(std::max(detail::declaration_end(text, from), where + 1), text.size());
       } catch (const parser::too_deep& deep) {
         report_too_deep(deep);
         at = std::min(text.find(';', deep.at), text.size() - 1) + 1;
