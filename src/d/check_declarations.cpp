@@ -2,6 +2,7 @@
 // access through xlate, which checks the translator's expression for the member with the
 // translator's parameter standing for xlate's operand.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,7 +85,8 @@ type checker::declare_struct(const ast::type_declaration& d) {
     if (t->is_string() || t->is_stack())
       fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + shown, m.where);
     for (const auto& earlier : members)
-      if (!m.name.empty() && earlier.name == m.name) fail("D_DECL_MEMBER", "member redeclared: " + m.name, m.where);
+      if (!m.name.empty() && earlier.name == m.name)
+        fail("D_UNKNOWN", "failed to define member '" + m.name + "': Duplicate member or variable name", m.where);
     std::uint32_t bits = 0;
     if (m.bits) {
       bits = bit_field_width(m, *t, shown);
@@ -129,8 +131,10 @@ type checker::declare_enum(const ast::type_declaration& d) {
       next = v.value;
     }
     if (next < INT32_MIN || next > INT32_MAX)
-      fail("D_DECL_ENOFLOW", "enumerator '" + m.name + "' overflows INT_MAX (" + std::to_string(INT32_MAX) + ")",
+      fail("D_DECL_ENOFLOW", "enumerator '" + m.name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) + ")",
            m.where);
+    if (std::any_of(d.members.begin(), d.members.begin() + (&m - d.members.data()), [&](const auto& e) { return e.name == m.name; }))
+      fail("D_UNKNOWN", "failed to define enumerator '" + m.name + "': Duplicate member or variable name", m.where);
     if (enumerators_.count(m.name) || inlines_.count(m.name) || globals_.count(m.name))
       fail("D_DECL_IDRED", "identifier redeclared: " + m.name, m.where);
     enumerators_.emplace(m.name, std::make_pair(t, next++));

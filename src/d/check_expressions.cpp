@@ -338,6 +338,8 @@ expr checker::identifier(const std::string& name, ast::span where) {
     fail("D_IDENT_BADREF", "array " + name + "[ ] may not be referenced without an index", where);
   if (it == globals_.end())
     fail("D_IDENT_UNDEF", "failed to resolve " + name + ": Unknown variable name", where);
+  if (!result_.program.variables[it->second].keys.empty())
+    fail("D_IDENT_BADREF", "associative array '" + name + "' may not be referenced as scalar", where);
   return variable_ref(it->second, where);
 }
 
@@ -491,6 +493,8 @@ expr checker::object(const ast::node_ptr& n) {
       if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
         if (const auto t = find_type(k->text)) return size_of(*t, n->where);
       if (names_bit_field(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
+      // A string constant is its characters and NUL, as a char array in C: sizeof("hi") is 3.
+      if (n->kids[0]->kind == ast::node_kind::string) return sized(object(n->kids[0]).text.size() + 1, n->where);
       return size_of(object(n->kids[0]).t, n->where);
     }
     case ast::node_kind::stringof: return string_of(n);

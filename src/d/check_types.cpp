@@ -198,8 +198,10 @@ void checker::declare(const ast::declaration& d) {
       error("D_DECL_BADCLASS", "specified storage class not appropriate for inline declaration", d.where);
       return;
     }
-    if (inlines_.count(d.name) || globals_.count(d.name)) {
-      error("D_DECL_IDRED", "identifier redefined: " + d.name, d.where);
+    if (inlines_.count(d.name) || globals_.count(d.name) || names_function(d.name)) {
+      // What the name was before, as DTrace says it.
+      const auto previous = inlines_.count(d.name) ? "scalar inline" : globals_.count(d.name) ? "scalar variable" : "function ";
+      error("D_DECL_IDRED", "identifier redefined: " + d.name + "\n\t current: inline definition\n\tprevious: " + previous, d.where);
       return;
     }
     if (!d.keys.empty()) {  // an inline array: checked where it is used, its parameters bound
@@ -268,6 +270,13 @@ void checker::declare(const ast::declaration& d) {
   const auto scope = d.scope == "self" ? ir::scope::thread : d.scope == "this" ? ir::scope::clause : ir::scope::global;
   const auto prefix = d.scope.empty() ? std::string() : d.scope + "->";
   table.emplace(d.name, new_variable(prefix + d.name, scope, *t, keys));
+}
+
+// Whether `name` is one of D's subroutines or actions.
+bool checker::names_function(const std::string& name) {
+  for (auto s = 0; s < static_cast<int>(ir::subroutine::action); ++s)
+    if (ir::name(static_cast<ir::subroutine>(s)) == name) return true;
+  return find_action(name) != nullptr;
 }
 
 // A function's prototype, which declares nothing D can use, checked as DTrace checks one: no

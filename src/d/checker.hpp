@@ -80,6 +80,7 @@ class checker {
   std::optional<type> declared_type(const std::string& name, const ast::anonymous_record& record);
   void declare(const ast::declaration& d);
   void check_prototype(const ast::declaration& d);
+  static bool names_function(const std::string& name);
   std::optional<type> array_of(type element, const ast::declaration& d);
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);

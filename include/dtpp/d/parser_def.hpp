@@ -631,6 +631,14 @@ const auto declarator_tail =
 const auto declarator_name = x3::rule<class declarator_name, std::string>{"identifier"} =
     identifier_text | x3::raw[x3::lexeme[-identifier_text >> '`' >> identifier_text]];
 const auto declared_name = declarator_name[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
+// A function's parameters where only their place matters: a function pointer's.
+const auto skipped_parameters = x3::omit['(' >> *(x3::char_ - ')') >> ')'];
+// `(*name)(parameters)` or `(*name[2])(...)`: a pointer to a function (or an array of them), an
+// address as D holds one, whatever the function returns.
+const auto function_pointer_name =
+    x3::lit('(') >> +x3::lit('*') >> declared_name[([](auto& ctx) { x3::_val(ctx).back().type = "void *"; })] >>
+    *array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] >> ')' >>
+    skipped_parameters;
 // `(type [name], ...)`, `(void)`, `()` or with `...` last: a function's prototype, as C headers
 // declare them (`void f(int, char *);`).
 // Backtracking, not expecting, after the '(': `BEGIN exit(0); }` is a clause broken off.
@@ -667,7 +675,7 @@ const auto declaration_def = x3::omit[
       x3::lexeme[x3::lit("auto") >> word_end][declaration_scope("auto")]) >>
     // `int;` declares nothing: kept, nameless, for the checker to call useless.
     ((+x3::lexeme[type_words >> word_end] >> &x3::lit(';'))[([](auto& ctx) { x3::_val(ctx).back().type = "int"; })] |
-     (declared_type >> declared_name) | (x3::eps[scope_without_type] >> declared_name)) >>
+     (declared_type >> (declared_name | function_pointer_name)) | (x3::eps[scope_without_type] >> declared_name)) >>
     -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > -parameter_list[mark_function] > declarator_tail) > ';') |
@@ -694,13 +702,26 @@ const auto unnamed_bit_field = x3::lit(':')[([](auto& ctx) {
   const auto end = end_of(ctx);
   last_of(x3::_val(ctx)).where = {end - 1, end};
 })] > conditional[([](auto& ctx) { x3::_val(ctx).back().bits = x3::_attr(ctx); })];
+// `int (*fp)();`, `int (*fps[2])();`: a member that points to a function.
+const auto function_pointer_member =
+    x3::lit('(') >> +x3::lit('*') >> identifier_text[member_name] >> member_count >> ')' >> skipped_parameters >>
+    x3::eps[([](auto& ctx) {
+      auto& m = x3::_val(ctx).back();
+      m.type = "void *";
+      m.record = nullptr;
+    })];
 const auto struct_members_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
-    ((identifier_text[member_name] >> member_count) | unnamed_bit_field) >>
+    ((identifier_text[member_name] >> member_count) | unnamed_bit_field | function_pointer_member) >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.
-const auto enumerator_def = x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value])];
+// Its errors are DTrace's, at the token after it, which DTrace's parser reads before it defines one.
+const auto enumerator_def = x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value]) >>
+                                     -x3::raw[&x3::char_][([](auto& ctx) {
+                                       const auto next = offset_of(ctx, x3::_attr(ctx).begin());  // past the blanks
+                                       x3::_val(ctx).where = {next, next + 1};
+                                     })]];
 
 // `member = expression;` in a translator.
 x3::rule<class translator_member, ast::declared_member> const translator_member = "translator member";
