@@ -73,7 +73,7 @@ void checker::declare_type(const ast::type_declaration& d) {
 // prints it.
 type checker::declare_struct(const ast::type_declaration& d) {
   const auto name = d.keyword + " " + d.name;
-  if (!d.name.empty() && types_.declares(name))
+  if (!d.name.empty() && types_.declares(name) && types_.find(name)->size != 0)
     fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
   std::vector<declared_types::record_member> members;
   for (const auto& m : d.members) {
@@ -147,6 +147,7 @@ type checker::declare_enum(const ast::type_declaration& d) {
 std::optional<type> checker::translator_type(const std::string& name, bool output, ast::span where) {
   const auto t = find_type(name);
   if (!output) {
+    if (const auto forward = t ? std::nullopt : forward_pointer(name)) return forward;
     if (!t) fail("D_TYPE_ERR", "failed to resolve translator input type " + clean_name(name), where);
     return t;
   }
@@ -224,12 +225,13 @@ expr checker::translated_member(const ast::node_ptr& n, const std::string& outpu
   const bool to_pointer = output_name.find('*') != std::string::npos;
   const auto output = find_type(to_pointer ? output_name.substr(0, output_name.find('*')) : output_name);
   if (!is_record(output)) fail("D_XLATE_SOU", "translator output type must be a struct or union", where);
+  // The translation first (D_XLATE_NONE), then the operator on what it gives, as DTrace cooks them.
+  const auto& chosen = translator_for(*output, input.t, where);
   if (to_pointer != (n->text == "->"))
     fail(to_pointer ? "D_OP_SOU" : "D_OP_PTR",
          to_pointer ? "operator . cannot be applied to type \"" + output->name + " *\"; must be applied to a struct or union"
                     : "operator -> must be applied to a pointer",
          n->where);
-  const auto& chosen = translator_for(*output, input.t, where);
   if (!types_.member(output->id, n->name)) fail("D_TYPE_MEMBER", n->name + " is not a member of " + output->name, n->where);
   for (const auto& m : chosen.decl.members)
     if (m.name == n->name) {

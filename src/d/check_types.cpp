@@ -344,6 +344,15 @@ expr checker::cast_to(expr e, const type& t) {
   return c;
 }
 
+// `struct s *` of a struct or union neither the program nor the kernel defines: a pointer to a
+// forward tag, as DTrace makes one for a cast or a translator's input; `->` through it is
+// D_OP_INCOMPLETE until the program defines it.
+std::optional<type> checker::forward_pointer(const std::string& name) {
+  const auto [base, stars] = split_stars(name);
+  if (stars != 1 || !names_struct_or_union(base) || base.find('`') != std::string::npos || find_type(base)) return std::nullopt;
+  return pointer_to(types_.add_forward(base));
+}
+
 // The words of a type name as DTrace's declaration parser takes them one by one: a second base
 // type (`char int`) is D_DECL_COMBO; short or long with char, any of signed, unsigned, short,
 // long with void, signed or unsigned with a float, long with neither integer nor float, are its
@@ -386,7 +395,8 @@ void checker::check_type_words(const std::string& name, ast::span where) {
 
 expr checker::cast(const ast::node_ptr& n) {
   if (!n->record) check_type_words(n->text, n->where);
-  const auto t = declared_type(n->text, n->record);
+  auto t = declared_type(n->text, n->record);
+  if (!t && !n->record) t = forward_pointer(n->text);
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
   if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
@@ -463,6 +473,9 @@ expr checker::object_member(const ast::node_ptr& n) {
 checker::member_place checker::place_of_member(const ast::node_ptr& n) {
   auto base = object(n->kids[0]);
   const bool arrow = n->text == "->";
+  if (const auto to = pointed_to(base.t); arrow && to && !base.t.is_pointer())  // `int *p; p->a`
+    fail("D_OP_SOU", "operator -> cannot be applied to pointer to type \"" + to->name +
+                         "\"; must be applied to a struct or union pointer", n->where);
   if (arrow && !base.t.is_pointer())
     fail("D_OP_PTR", "operator -> must be applied to a pointer", n->where);
   type record = base.t;

@@ -36,6 +36,9 @@ class declared_types final : public ir::type_table {
   /// that hold it, and the size where the last member ends, with no padding after it. An
   /// anonymous one (`name` "struct" or "union") is known by its id only.
   ir::type add_record(std::string name, bool is_union, const std::vector<record_member>& members);
+  /// A struct or union named before it is defined (`struct s *` of a cast or a translator's
+  /// input): known by name, of no size until add_record defines it.
+  ir::type add_forward(std::string name);
   /// An array of `count` elements.
   ir::type add_array(const ir::type& element, std::uint32_t count);
   /// An enum or typedef: a name for `t`.
