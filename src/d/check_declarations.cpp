@@ -30,17 +30,6 @@ std::string clean_name(const std::string& name) {
 
 bool is_record(const std::optional<type>& t) { return t && t->kind == type::category::record; }
 
-// Sets a binding for as long as it lives: a translator's parameter while its members are checked.
-struct binding {
-  std::vector<std::pair<std::string, expr>>& parameters;
-  binding(std::vector<std::pair<std::string, expr>>& p, std::string name, expr value) : parameters(p) {
-    parameters.emplace_back(std::move(name), std::move(value));
-  }
-  ~binding() { parameters.pop_back(); }
-  binding(const binding&) = delete;
-  binding& operator=(const binding&) = delete;
-};
-
 }  // namespace
 
 void checker::declare_type(const ast::type_declaration& d) {
@@ -191,7 +180,7 @@ void checker::declare_translator(const ast::translator& t) {
 expr checker::translator_member(const ast::translator& t, const ast::declared_member& m, expr input) {
   const auto output = find_type(t.output);
   const auto target = types_.member(output->id, m.name)->t;
-  binding parameter(parameters_, t.parameter, std::move(input));
+  const bound_parameters parameter(parameters_, {{t.parameter, std::move(input)}});
   auto v = value(m.value);
   const bool chars = target.kind == type::category::array && holds_chars(target, m.where);
   const auto is_pointer = [](const type& x) { return x.is_pointer() || (!x.name.empty() && x.name.back() == '*'); };

@@ -251,16 +251,8 @@ expr checker::inline_element(const ast::node_ptr& n) {
            n->kids[i + 1]->where);
     bound.emplace_back(keys[i].first, keys[i].second.is_string() ? std::move(k) : cast_to(std::move(k), keys[i].second));
   }
-  const auto depth = parameters_.size();
-  parameters_.insert(parameters_.end(), bound.begin(), bound.end());
-  try {
-    auto e = inline_value(t, node, n->where);
-    parameters_.resize(depth);
-    return e;
-  } catch (...) {
-    parameters_.resize(depth);
-    throw;
-  }
+  const bound_parameters parameters(parameters_, std::move(bound));
+  return inline_value(t, node, n->where);
 }
 
 bool checker::names_identifier(const std::string& name) const {
@@ -650,10 +642,7 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
 }
 
 // The unsigned integer of 8 bytes, or of the most of 4, 2, 1 that `left` bytes of a struct key hold.
-type checker::key_word(std::uint32_t left) {
-  const std::uint32_t size = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
-  return integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
-}
+type checker::key_word(std::uint32_t left) { return unsigned_type(left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1); }
 
 namespace {
 

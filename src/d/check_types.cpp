@@ -358,7 +358,7 @@ std::optional<type> checker::forward_pointer(const std::string& name) {
 // long with void, signed or unsigned with a float, long with neither integer nor float, are its
 // D_DECL_*ATTR and *INT errors; words that name no type together (`short long`) are unknown.
 void checker::check_type_words(const std::string& name, ast::span where) {
-  if (name.find_first_of("`") != std::string::npos || names_struct_or_union(name) || name.rfind("enum ", 0) == 0) return;
+  if (name.find('`') != std::string::npos || names_struct_or_union(name) || name.rfind("enum ", 0) == 0) return;
   enum : unsigned { is_signed = 1, is_unsigned = 2, is_short = 4, is_long = 8, is_long_long = 16 };
   static const std::set<std::string, std::less<>> integers = {"char", "int"}, floats = {"float", "double"};
   unsigned attributes = 0;
@@ -372,7 +372,8 @@ void checker::check_type_words(const std::string& name, ast::span where) {
     else if (!base.empty()) fail("D_DECL_COMBO", "invalid type combination", where);
     else base = w;
     if (base.empty()) continue;
-    const bool integer = integers.contains(base) || (!floats.contains(base) && base != "void" && named_type(base, 0) && named_type(base, 0)->is_integer());
+    const auto named = named_type(base, 0);
+    const bool integer = integers.contains(base) || (named && named->is_integer());
     if (base == "char" && (attributes & (is_short | is_long | is_long_long)))
       fail("D_DECL_CHARATTR", "invalid type declaration: short and long may not be used with char type", where);
     if (base == "void" && attributes)
@@ -504,8 +505,7 @@ checker::member_place checker::place_of_member(const ast::node_ptr& n) {
   e.t = m->t;
   e.value = m->bit_offset / 8;
   if (m->bit_size != 0) {
-    const auto size = ir::bit_field_bytes(m->bit_offset % 8 + m->bit_size);
-    e.t = integer_type("uint" + std::to_string(size * 8) + "_t", size, false);
+    e.t = unsigned_type(ir::bit_field_bytes(m->bit_offset % 8 + m->bit_size));
     place.field = *m;
   }
   if (!arrow && base.kind == kind_t::memory) {  // s.m where s is itself a member: one offset

@@ -26,6 +26,8 @@ inline type integer_type(std::string name, std::uint32_t size, bool is_signed) {
   return {type::category::integer, size, is_signed, std::move(name)};
 }
 inline type int_type() { return integer_type("int", 4, true); }
+// The unsigned integer of `size` bytes (1, 2, 4 or 8): "uint16_t".
+inline type unsigned_type(std::uint32_t size) { return integer_type("uint" + std::to_string(size * 8) + "_t", size, false); }
 inline type void_type() { return {type::category::void_type, 0, false, "void"}; }
 
 // D's integer type names (LP64), as casts, sizeof and messages use them.
@@ -36,6 +38,23 @@ std::optional<type> named_type(std::string name, std::uint32_t strsize);
 std::optional<type> library_constant(std::string_view name, std::int64_t& value);
 // The arithmetic conversions on D's integers (DTrace's: no promotion to int).
 type promote(const type& a, const type& b);
+
+// Names bound to values for as long as it lives: a translator's parameter while its members are
+// checked, an inline array's while its definition is.
+class bound_parameters {
+ public:
+  bound_parameters(std::vector<std::pair<std::string, expr>>& parameters, std::vector<std::pair<std::string, expr>> bound)
+      : parameters_(parameters), depth_(parameters.size()) {
+    for (auto& b : bound) parameters_.push_back(std::move(b));
+  }
+  ~bound_parameters() { parameters_.resize(depth_); }
+  bound_parameters(const bound_parameters&) = delete;
+  bound_parameters& operator=(const bound_parameters&) = delete;
+
+ private:
+  std::vector<std::pair<std::string, expr>>& parameters_;
+  std::size_t depth_;
+};
 
 // A node of D written by the checker (what a subroutine stands for), pointing at `where`.
 ast::node_ptr syntax(ast::node_kind kind, std::string text, std::vector<ast::node_ptr> kids, ast::span where,
