@@ -70,6 +70,7 @@ type checker::declare_struct(const ast::type_declaration& d) {
     const auto shown = m.name.empty() ? std::string("(anon)") : m.name;
     if (!t || (t->is_object() && t->size == 0))
       fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + shown, m.where);
+    if (m.is_function) fail("D_DECL_VOIDOBJ", "cannot have void member: " + shown, m.where);  // a function has no size
     if (t->is_void()) fail("D_DECL_VOIDOBJ", "cannot have void object: " + shown, m.where);
     if (t->is_string() || t->is_stack())
       fail("D_UNKNOWN", "a member of type " + t->name + " is not supported yet: " + shown, m.where);

@@ -36,7 +36,7 @@ ir::type declared_types::add_record(std::string name, bool is_union, const std::
   const auto id = first_id + static_cast<std::uint32_t>(entries_.size());
   e.t = {ir::type::category::record, size, false, name, id, 0};
   entries_.push_back(e);
-  if (name != "struct" && name != "union") names_.insert_or_assign(std::move(name), e.t);  // a forward one's too
+  if (name != "struct " && name != "union ") names_.insert_or_assign(std::move(name), e.t);  // a forward one's too
   return e.t;
 }
 

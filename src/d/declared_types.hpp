@@ -34,7 +34,7 @@ class declared_types final : public ir::type_table {
   /// types D declares: each member at the first byte past the one before that its alignment
   /// allows (a union's all at 0), a bit-field in an integer of the fewest bytes (1, 2, 4 or 8)
   /// that hold it, and the size where the last member ends, with no padding after it. An
-  /// anonymous one (`name` "struct" or "union") is known by its id only.
+  /// anonymous one (`name` "struct " or "union ") is known by its id only.
   ir::type add_record(std::string name, bool is_union, const std::vector<record_member>& members);
   /// A struct or union named before it is defined (`struct s *` of a cast or a translator's
   /// input): known by name, of no size until add_record defines it.

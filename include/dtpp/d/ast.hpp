@@ -126,6 +126,7 @@ struct declared_member {
   std::string name;
   std::string count;  ///< an array member's element count as written; empty for others
   node_ptr bits;      ///< a bit-field's width (`int a : 3;`); null for others
+  bool is_function = false;  ///< `int f();`: a function, which no struct may hold
   node_ptr value;     ///< an enumerator's value (may be null) or a translator member's expression
   span where;
 };

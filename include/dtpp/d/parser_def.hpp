@@ -712,7 +712,9 @@ const auto function_pointer_member =
     })];
 const auto struct_members_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
-    ((identifier_text[member_name] >> member_count) | unnamed_bit_field | function_pointer_member) >>
+    ((identifier_text[member_name] >>
+      -skipped_parameters[([](auto& ctx) { x3::_val(ctx).back().is_function = true; })] >> member_count) |
+     unnamed_bit_field | function_pointer_member) >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.
@@ -755,6 +757,9 @@ const auto declared_variables =
 const auto type_declaration_def = x3::omit[
     (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> identifier_text[tag_of] >>
      '{' > *struct_members[append_members] > '}' > declared_variables) |
+    // `struct { ... };`: a type no name will use, whose members are still checked, as in DTrace.
+    (x3::raw[x3::lexeme[(x3::lit("struct") | "union") >> word_end]][keyword_of] >> '{' >>
+     *struct_members[append_members] >> '}' >> ';') |
     (x3::raw[x3::lexeme[x3::lit("enum") >> word_end]][keyword_of] >> -identifier_text[tag_of] >>
      '{' > (enumerator[push_member] % ',') > -x3::lit(',') > '}' > declared_variables) |
     (x3::raw[x3::lexeme[x3::lit("typedef") >> word_end]][keyword_of] > declared_type > identifier_text[tag_of] > ';')];
