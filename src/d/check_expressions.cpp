@@ -473,22 +473,9 @@ expr checker::object(const ast::node_ptr& n) {
     case ast::node_kind::assign: return assign(n);
     case ast::node_kind::cast: return cast(n);
     case ast::node_kind::offsetof: return offset_of(n);
-    case ast::node_kind::sizeof_type: {
-      if (!n->record) check_type_words(n->text, n->where);
-      const auto t = declared_type(n->text, n->record);
-      if (!t) fail("D_UNKNOWN", "failed to resolve type " + (n->record ? n->record->keyword + " " + n->text : n->text), n->where);
-      return size_of(*t, n->where);
-    }
-    case ast::node_kind::sizeof_expr: {
-      // sizeof(name) of a typedef's name (one declared, one of D's own such as ipaddr_t, or the
-      // kernel's such as rwlock_t): the grammar cannot tell it from a variable's.
-      if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
-        if (const auto t = find_type(k->text)) return size_of(*t, n->where);
-      if (names_bit_field(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
-      // A string constant is its characters and NUL, as a char array in C: sizeof("hi") is 3.
-      if (n->kids[0]->kind == ast::node_kind::string) return sized(object(n->kids[0]).text.size() + 1, n->where);
-      return size_of(object(n->kids[0]).t, n->where);
-    }
+    // Out of this function, whose frame each level of a deep expression's recursion holds.
+    case ast::node_kind::sizeof_type:
+    case ast::node_kind::sizeof_expr: return size_of_operand(n);
     case ast::node_kind::stringof: return string_of(n);
     case ast::node_kind::xlate: return translated_whole(n->text, object(n->kids[0]), n->where);
   }

@@ -353,6 +353,24 @@ std::optional<type> checker::forward_pointer(const std::string& name) {
   return pointer_to(types_.add_forward(base));
 }
 
+// sizeof(type) and sizeof(expression).
+expr checker::size_of_operand(const ast::node_ptr& n) {
+  if (n->kind == ast::node_kind::sizeof_type) {
+    if (!n->record) check_type_words(n->text, n->where);
+    const auto t = declared_type(n->text, n->record);
+    if (!t) fail("D_UNKNOWN", "failed to resolve type " + (n->record ? n->record->keyword + " " + n->text : n->text), n->where);
+    return size_of(*t, n->where);
+  }
+  // sizeof(name) of a typedef's name (one declared, one of D's own such as ipaddr_t, or the
+  // kernel's such as rwlock_t): the grammar cannot tell it from a variable's.
+  if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
+    if (const auto t = find_type(k->text)) return size_of(*t, n->where);
+  if (names_bit_field(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
+  // A string constant is its characters and NUL, as a char array in C: sizeof("hi") is 3.
+  if (n->kids[0]->kind == ast::node_kind::string) return sized(object(n->kids[0]).text.size() + 1, n->where);
+  return size_of(object(n->kids[0]).t, n->where);
+}
+
 // The words of a type name as DTrace's declaration parser takes them one by one: a second base
 // type (`char int`) is D_DECL_COMBO; short or long with char, any of signed, unsigned, short,
 // long with void, signed or unsigned with a float, long with neither integer nor float, are its

@@ -104,6 +104,7 @@ class checker {
   expr cast_to(expr e, const type& t);
   expr cast(const ast::node_ptr& n);
   void check_type_words(const std::string& name, ast::span where);
+  expr size_of_operand(const ast::node_ptr& n);
   std::optional<type> forward_pointer(const std::string& name);
 
   // ---- types and translators declared in D (check_declarations.cpp) ---------------------------
