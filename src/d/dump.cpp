@@ -1,6 +1,8 @@
 // The checked program as text, for `dtpp -S`: options, variables, aggregations, clauses and the
 // records each statement writes.
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -104,8 +106,9 @@ std::string dump(const ir::program& program) {
     out += ")\n";
   }
   static const char* const actions[] = {"eval", "aggregate", "trace", "printf", "printa", "exit", "clear", "trunc", "normalize", "denormalize", "setopt", "stack", "ustack",
-                                        "print", "speculate", "commit", "discard", "ftruncate", "system", "freopen", "raise", "stop", "chill",
-                                        "breakpoint", "panic"};
+                                        "print", "speculate", "commit", "discard", "ftruncate", "tracemem", "system", "freopen", "raise", "stop",
+                                        "chill", "copyout", "copyoutstr", "breakpoint", "panic"};
+  static_assert(std::size(actions) == static_cast<std::size_t>(ir::action::panic) + 1, "one name for each action");
   for (const auto& c : program.clauses) {
     out += "clause " + std::to_string(c.id) + ":";
     for (const auto& p : c.probes) out += " " + p.text();

@@ -190,7 +190,7 @@ TEST_CASE("trunc removes all keys, or keeps the largest or smallest n", "[agg][a
   CHECK(contents(sums.snapshot()) == std::map<std::string, std::int64_t>{{"a", 4}});
 }
 
-TEST_CASE("normalize sets the divisor snapshots carry; denormalize resets it", "[agg][aggregation][normalize]") {
+TEST_CASE("normalize sets the divisor snapshots carry, denormalize resets it", "[agg][aggregation][normalize]") {
   aggregation<Count> n;
   n.at().add();
   CHECK(n.snapshot().normal() == 1);

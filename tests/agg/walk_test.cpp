@@ -82,7 +82,7 @@ TEST_CASE("keysorted and keyrevsorted walk by key", "[agg][walk]") {
   CHECK(walk_counts(order::keyrevsorted) == reversed(keysorted));
 }
 
-TEST_CASE("valsorted walks by value, ties by key; valrevsorted reverses both", "[agg][walk]") {
+TEST_CASE("valsorted walks by value, ties by key, valrevsorted reverses both", "[agg][walk]") {
   CHECK(walk_counts(order::valsorted) == valsorted);
   CHECK(walk_counts(order::valrevsorted) == reversed(valsorted));
 }

@@ -61,7 +61,7 @@ TEST_CASE("ustack() starts at the function holding the probe site", "[inproc][st
   CHECK(names(frames[1], "dtpp_stack_caller"));
 }
 
-TEST_CASE("ustack() in BEGIN starts where go() was called; stack() is empty", "[inproc][stack]") {
+TEST_CASE("ustack() in BEGIN starts where go() was called, stack() is empty", "[inproc][stack]") {
   auto owned = std::make_unique<inproc::engine>(
       compiled("BEGIN { ustack(1); printf(\"%k|\", stack()); trace(ustack(1)); }"),
       inproc::engine_options{.program_name = "test"});

@@ -597,7 +597,7 @@ TEST_CASE("curthread's members are the kernel's own: pid, tgid, the parent's tgi
   CHECK(text.text() == line + line);
 }
 
-TEST_CASE("[] and & on the kernel's memory: comm's bytes by constant and variable index, addresses, offsetof") {
+TEST_CASE("indexing and & on the kernel's memory: comm's bytes by constant and variable index, addresses, offsetof") {
   REQUIRE_KERNEL();
   char comm[16] = {};
   REQUIRE(::prctl(PR_GET_NAME, comm) == 0);

@@ -135,7 +135,7 @@ TEST_CASE("histograms are their counted buckets with bounds, outer ones to the I
         R"({"aggregation":"q","function":"quantize","data":[{"keys":[],"value":{"buckets":[]}}]})" "\n");
 }
 
-TEST_CASE("an empty aggregation has no rows; many keys keep their order and types", "[print][json]") {
+TEST_CASE("an empty aggregation has no rows, many keys keep their order and types", "[print][json]") {
   CHECK(line(print::json_aggregation(agg::dynamic_table({1, "e", agg::function::of(Count{}), {int64_key}}))) ==
         R"({"aggregation":"e","function":"count","data":[]})" "\n");
   const key_type u8{key_type::category::integer, 1, false}, i32{key_type::category::integer, 4, true};
