@@ -35,7 +35,7 @@ bool is_record(const std::optional<type>& t) { return t && t->kind == type::cate
 void checker::declare_type(const ast::type_declaration& d) {
   try {
     if (d.keyword == "typedef") {
-      const auto t = declared_type(d.type, d.record);
+      const auto t = declared_type(d.type, d.record, d.where);
       if (!t) fail("D_UNKNOWN", "failed to resolve type " + clean_name(d.type) + " of typedef " + d.name, d.where);
       if (types_.declares(d.name) || named_type(d.name, options_.string_bytes()))
         fail("D_DECL_IDRED", "typedef redeclared: " + d.name, d.where);
@@ -66,7 +66,7 @@ type checker::declare_struct(const ast::type_declaration& d) {
     fail("D_DECL_TYPERED", "type redeclared: " + name, d.where);
   std::vector<declared_types::record_member> members;
   for (const auto& m : d.members) {
-    auto t = declared_type(m.type, m.record);
+    auto t = declared_type(m.type, m.record, m.where);
     const auto shown = m.name.empty() ? std::string("(anon)") : m.name;
     if (!t || (t->is_object() && t->size == 0))
       fail("D_DECL_INCOMPLETE", "incomplete struct/union/enum " + clean_name(m.type) + ": " + shown, m.where);

@@ -574,24 +574,16 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   const auto name = thread_array ? base->name : base->text;
   const auto shown = thread_array ? "self->" + name : name;
   auto it = table.find(name);
-  if (it == table.end()) {
-    if (!assigned) {
-      if (thread_array) fail("D_VAR_UNDEF", shown + " has not yet been declared or assigned", base->where);
-      fail("D_IDENT_UNDEF", "failed to resolve " + shown + ": Unknown variable name", base->where);
-    }
-    std::vector<type> key_types, lowered;
-    for (const auto& k : keys) {
-      key_types.push_back(k.t);
-      if (k.t.kind != type::category::record) lowered.push_back(k.t);
-      for (std::uint32_t at = 0; k.t.kind == type::category::record && at < k.t.size; at += lowered.back().size)
-        lowered.push_back(key_word(k.t.size - at));
-    }
-    const auto id = new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, lowered);
-    key_prototypes_.emplace(id, key_types);
-    it = table.emplace(name, id).first;
+  if (it == table.end() && !assigned) {
+    if (thread_array) fail("D_VAR_UNDEF", shown + " has not yet been declared or assigned", base->where);
+    fail("D_IDENT_UNDEF", "failed to resolve " + shown + ": Unknown variable name", base->where);
   }
-  const auto& var = result_.program.variables[it->second];
-  const auto prototype = key_prototypes_.contains(it->second) ? key_prototypes_.at(it->second) : var.keys;
+  // The key types as written: a new array's are its keys'.
+  std::vector<type> prototype;
+  if (it == table.end())
+    for (const auto& k : keys) prototype.push_back(k.t);
+  else
+    prototype = key_prototypes_.contains(it->second) ? key_prototypes_.at(it->second) : result_.program.variables[it->second].keys;
   if (prototype.size() != keys.size())
     fail("D_PROTO_LEN", shown + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
                             (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(prototype.size()) + " expected",
@@ -622,6 +614,13 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
       }
       lowered.push_back(std::move(word));
     }
+  }
+  if (it == table.end()) {  // the engines key it by the lowered words
+    std::vector<type> key_types;
+    for (const auto& k : lowered) key_types.push_back(k.t);
+    const auto id = new_variable(shown, thread_array ? ir::scope::thread : ir::scope::global, *assigned, key_types);
+    key_prototypes_.emplace(id, std::move(prototype));
+    it = table.emplace(name, id).first;
   }
   auto e = variable_ref(it->second, n->where);
   e.kids = std::move(lowered);
@@ -1011,11 +1010,11 @@ expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* 
 
 expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   // ++ and -- create an int64_t, as libdtrace's dt_cook_op1 does.
-  if (names_bit_field(n->kids[0])) {  // field += 1; a postfix's value the field's before, one back within its bits
+  if (auto place = bit_field_place(n->kids[0])) {  // field += 1; a postfix's value the field's before, one back within its bits
+    const auto f = *place->field;
     const auto one = integer_constant(1, true, false, n->where);
-    auto e = bit_field_assignment(n->kids[0], n->text == "++" ? "+=" : "-=", one, n->where);
+    auto e = bit_field_assignment(n->kids[0], std::move(*place), n->text == "++" ? "+=" : "-=", one, n->where);
     if (is_prefix) return e;
-    const auto f = *place_of_member(n->kids[0]).field;
     return bit_field(arithmetic(n->text == "++" ? ir::op::subtract : ir::op::add, std::move(e), one, f.t, n->where), 0,
                      f.bit_size, f.t);
   }
@@ -1058,7 +1057,7 @@ expr checker::assign(const ast::node_ptr& n) {
   const bool array = v.t.kind == type::category::array && !holds_chars(v.t, n->kids[1]->where);
   if (!whole && !array) v = value_of(std::move(v), n->kids[1]->where);
   if (v.t.is_void()) fail("D_OP_VOID", "operator " + op + " cannot be applied to a void expression", n->kids[1]->where);
-  if (names_bit_field(to)) return bit_field_assignment(to, op, std::move(v), n->where);
+  if (auto place = bit_field_place(to)) return bit_field_assignment(to, std::move(*place), op, std::move(v), n->where);
   auto target = lvalue(n->kids[0], op, &v.t);
   if (target.t.kind == type::category::array)
     fail("D_OP_ARRFUN", "operator " + op + " may not be applied to operand of type \"" + target.t.name + "\"", n->where);

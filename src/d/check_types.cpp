@@ -119,11 +119,15 @@ std::optional<type> checker::find_type(const std::string& name) {
   return declared || stars == 0 ? std::nullopt : named_type(name, strsize);
 }
 
-// The type of a declaration, member, typedef, cast or sizeof: the one it names, or the anonymous
-// struct, union or enum it writes (declared when first met) with the stars after it.
-std::optional<type> checker::declared_type(const std::string& name,
-                                           const ast::anonymous_record& record) {
-  if (!record) return find_type(name);
+// The type of a declaration, member, typedef, cast or sizeof: the one it names (its words
+// checked as DTrace checks them), or the anonymous struct, union or enum it writes (declared when
+// first met) with the stars after it.
+std::optional<type> checker::declared_type(const std::string& name, const ast::anonymous_record& record,
+                                           ast::span where) {
+  if (!record) {
+    check_type_words(name, where);
+    return find_type(name);
+  }
   auto [it, first] = anonymous_.try_emplace(record.get());
   if (first) it->second = record->keyword == "enum" ? declare_enum(*record) : declare_struct(*record);  // on an error, stays none
   if (!it->second) throw failed{};                  // its error is reported, at its first name
@@ -155,8 +159,7 @@ void checker::declare(const ast::declaration& d) {
   }
   std::optional<type> t;
   try {
-    if (!d.record) check_type_words(d.type, d.where);
-    t = declared_type(d.type, d.record);
+    t = declared_type(d.type, d.record, d.where);
   } catch (const failed&) {
     return;
   }
@@ -356,8 +359,7 @@ std::optional<type> checker::forward_pointer(const std::string& name) {
 // sizeof(type) and sizeof(expression).
 expr checker::size_of_operand(const ast::node_ptr& n) {
   if (n->kind == ast::node_kind::sizeof_type) {
-    if (!n->record) check_type_words(n->text, n->where);
-    const auto t = declared_type(n->text, n->record);
+    const auto t = declared_type(n->text, n->record, n->where);
     if (!t) fail("D_UNKNOWN", "failed to resolve type " + (n->record ? n->record->keyword + " " + n->text : n->text), n->where);
     return size_of(*t, n->where);
   }
@@ -365,7 +367,7 @@ expr checker::size_of_operand(const ast::node_ptr& n) {
   // kernel's such as rwlock_t): the grammar cannot tell it from a variable's.
   if (const auto& k = n->kids[0]; k->kind == ast::node_kind::identifier && !globals_.contains(k->text))
     if (const auto t = find_type(k->text)) return size_of(*t, n->where);
-  if (names_bit_field(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
+  if (bit_field_place(n->kids[0])) fail("D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field", n->where);
   // A string constant is its characters and NUL, as a char array in C: sizeof("hi") is 3.
   if (n->kids[0]->kind == ast::node_kind::string) return sized(object(n->kids[0]).text.size() + 1, n->where);
   return size_of(object(n->kids[0]).t, n->where);
@@ -413,8 +415,7 @@ void checker::check_type_words(const std::string& name, ast::span where) {
 }
 
 expr checker::cast(const ast::node_ptr& n) {
-  if (!n->record) check_type_words(n->text, n->where);
-  auto t = declared_type(n->text, n->record);
+  auto t = declared_type(n->text, n->record, n->where);
   if (!t && !n->record) t = forward_pointer(n->text);
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
@@ -536,15 +537,18 @@ checker::member_place checker::place_of_member(const ast::node_ptr& n) {
   return place;
 }
 
-// Whether `n` is s.m or p->m of a bit-field (not self->, this->, args->, nor a translator's).
-bool checker::names_bit_field(const ast::node_ptr& n) {
-  if (n->kind != ast::node_kind::member) return false;
+// The place of s.m or p->m if `n` names a bit-field (not self->, this->, args->, nor a
+// translator's member).
+std::optional<checker::member_place> checker::bit_field_place(const ast::node_ptr& n) {
+  if (n->kind != ast::node_kind::member) return std::nullopt;
   const auto& base = n->kids[0];
   if (n->text == "->" && base->kind == ast::node_kind::identifier &&
       (base->text == "self" || base->text == "this" || base->text == "args"))
-    return false;
-  if (xlate_of(base) || translated_argument(base)) return false;
-  return place_of_member(n).field.has_value();
+    return std::nullopt;
+  if (xlate_of(base) || translated_argument(base)) return std::nullopt;
+  auto place = place_of_member(n);
+  if (!place.field) return std::nullopt;
+  return place;
 }
 
 // A bit-field's value from the bytes that hold it (little-endian: the field starts `shift` bits
@@ -558,8 +562,8 @@ expr checker::bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, con
 
 // s.m = v of a bit-field (or s.m op= v): the bytes that hold it read, its bits replaced by v's
 // low ones, and written back, as DTrace stores one; the expression's value is the field's new one.
-expr checker::bit_field_assignment(const ast::node_ptr& to, const std::string& op, expr v, ast::span where) {
-  auto place = place_of_member(to);
+expr checker::bit_field_assignment(const ast::node_ptr& to, member_place place, const std::string& op, expr v,
+                                   ast::span where) {
   if (!writable(to->kids[0])) fail("D_OP_WRITE", op_message(op, "can only be applied to a writable variable"), where);
   const auto f = *place.field;
   if (!v.t.is_integer() || pointed_to(v.t)) incompatible_operands(f.t.name, op, v.t.name, where);
@@ -620,7 +624,7 @@ expr checker::address_of(const ast::node_ptr& n) {
                                                       operand->kids[0]->kind == ast::node_kind::identifier &&
                                                       (operand->kids[0]->text == "self" || operand->kids[0]->text == "this")))
     fail("D_ADDROF_VAR", "cannot take address of dynamic variable", n->where);
-  if (names_bit_field(operand)) fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
+  if (bit_field_place(operand)) fail("D_ADDROF_BITFIELD", "cannot take address of bit-field", n->where);
   auto o = object(operand);
   if (o.kind != kind_t::memory) fail("D_ADDROF_LVAL", "unacceptable operand for unary & operator", n->where);
   // A struct, union or array points to its own type; an integer member is a plain address.

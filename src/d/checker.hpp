@@ -96,7 +96,7 @@ class checker {
   // ---- declarations and casts (check_types.cpp) ----------------------------------------------
 
   std::optional<type> find_type(const std::string& name);
-  std::optional<type> declared_type(const std::string& name, const ast::anonymous_record& record);
+  std::optional<type> declared_type(const std::string& name, const ast::anonymous_record& record, ast::span where);
   void declare(const ast::declaration& d);
   void check_prototype(const ast::declaration& d);
   static bool names_function(const std::string& name);
@@ -130,9 +130,9 @@ class checker {
     std::optional<ir::member_info> field;  // a bit-field's
   };
   member_place place_of_member(const ast::node_ptr& n);
-  bool names_bit_field(const ast::node_ptr& n);
+  std::optional<member_place> bit_field_place(const ast::node_ptr& n);
   expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
-  expr bit_field_assignment(const ast::node_ptr& to, const std::string& op, expr v, ast::span where);
+  expr bit_field_assignment(const ast::node_ptr& to, member_place place, const std::string& op, expr v, ast::span where);
   expr dereference(const ast::node_ptr& n);
   expr address_of(const ast::node_ptr& n);
   expr element_of(const ast::node_ptr& n);

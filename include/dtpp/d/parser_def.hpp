@@ -610,12 +610,14 @@ const auto declared_type =
 // `name[N]...`, `name[type, ...]` or a function's `name(parameters)`, with `= expression` for an
 // inline (the checker refuses it elsewhere). An inline declares one name: a ',' after it is a syntax error, as in DTrace.
 x3::rule<class declaration, std::vector<ast::declaration>> const declaration = "declaration";
+// D's variable scopes and C's storage classes, which D refuses by name.
+const auto storage_class =
+    x3::raw[x3::lexeme[(x3::lit("self") | "this" | "extern" | "register" | "static" | "auto") >> word_end]];
 // A second storage class (`self this int x;`) is kept, "self this", for the checker to refuse.
-const auto declaration_scope = [](const char* scope) {
-  return [scope](auto& ctx) {
-    auto& kept = x3::_val(ctx).back().scope;
-    kept = kept.empty() ? scope : kept + " " + scope;
-  };
+const auto add_scope = [](auto& ctx) {
+  const std::string scope(x3::_attr(ctx).begin(), x3::_attr(ctx).end());
+  auto& kept = x3::_val(ctx).back().scope;
+  kept = kept.empty() ? scope : kept + " " + scope;
 };
 // An associative array's key types, `[int, string]`, each with a name for an inline array's
 // (`[int x, int y]`), or `[...]` for the checker to refuse.
@@ -623,8 +625,10 @@ const auto key_type = type_name[([](auto& ctx) {
   x3::_val(ctx).back().keys.push_back(x3::_attr(ctx));
   x3::_val(ctx).back().key_names.emplace_back();
 })] >> -identifier_text[([](auto& ctx) { x3::_val(ctx).back().key_names.back() = x3::_attr(ctx); })];
+const auto declarator_dimension =
+    array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })];
 const auto declarator_tail =
-    -(+array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] |
+    -(+declarator_dimension |
       ('[' > (x3::lit("...")[([](auto& ctx) { x3::_val(ctx).back().variadic_keys = true; })] | (key_type % ',')) > ']')) >>
     -('=' > expression[([](auto& ctx) { x3::_val(ctx).back().value = x3::_attr(ctx); })]);
 // A name with D's scoping operator (`int `x;`) is taken for the checker to refuse.
@@ -633,12 +637,17 @@ const auto declarator_name = x3::rule<class declarator_name, std::string>{"ident
 const auto declared_name = declarator_name[([](auto& ctx) { x3::_val(ctx).back().name = x3::_attr(ctx); })];
 // A function's parameters where only their place matters: a function pointer's.
 const auto skipped_parameters = x3::omit['(' >> *(x3::char_ - ')') >> ')'];
-// `(*name)(parameters)` or `(*name[2])(...)`: a pointer to a function (or an array of them), an
-// address as D holds one, whatever the function returns.
-const auto function_pointer_name =
-    x3::lit('(') >> +x3::lit('*') >> declared_name[([](auto& ctx) { x3::_val(ctx).back().type = "void *"; })] >>
-    *array_dimension[push_dimension_to([](auto& list) -> auto& { return list.back().dimensions; })] >> ')' >>
-    skipped_parameters;
+// `(*name)(parameters)` or `(*name[2])(...)`, a declaration's or a member's: a pointer to a
+// function (or an array of them), an address as D holds one, whatever the function returns.
+template <class Name, class Dimensions>
+auto function_pointer(Name name, Dimensions dimensions) {
+  return x3::lit('(') >> +x3::lit('*') >> name >> dimensions >> ')' >> skipped_parameters >>
+         x3::eps[([](auto& ctx) {
+           auto& declared = last_of(x3::_val(ctx));
+           declared.type = "void *";
+           declared.record = nullptr;
+         })];
+}
 // `(type [name], ...)`, `(void)`, `()` or with `...` last: a function's prototype, as C headers
 // declare them (`void f(int, char *);`).
 // Backtracking, not expecting, after the '(': `BEGIN exit(0); }` is a clause broken off.
@@ -646,8 +655,7 @@ template <class Set>
 auto on_parameter(Set set) {
   return [set](auto& ctx) { set(x3::_val(ctx).back().parameters.back(), ctx); };
 }
-const auto parameter_storage =
-    x3::raw[x3::lexeme[(x3::lit("static") | "extern" | "register" | "auto" | "typedef" | "self" | "this") >> word_end]];
+const auto parameter_storage = x3::raw[storage_class | x3::lexeme[x3::lit("typedef") >> word_end]];
 const auto parameter = x3::eps[([](auto& ctx) { x3::_val(ctx).back().parameters.emplace_back(); })] >>
     (x3::lit("...")[on_parameter([](auto& p, auto&) { p.type = "..."; })] |
      (-parameter_storage[on_parameter([](auto& p, auto& ctx) { p.storage.assign(x3::_attr(ctx).begin(), x3::_attr(ctx).end()); })] >>
@@ -667,15 +675,10 @@ const auto scope_without_type = [](auto& ctx) {
 const auto declaration_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >>
     -x3::lexeme[x3::lit("inline") >> word_end][([](auto& ctx) { x3::_val(ctx).back().is_inline = true; })] >>
-    *(x3::lexeme[x3::lit("self") >> word_end][declaration_scope("self")] |
-      x3::lexeme[x3::lit("this") >> word_end][declaration_scope("this")] |
-      x3::lexeme[x3::lit("extern") >> word_end][declaration_scope("extern")] |
-      x3::lexeme[x3::lit("register") >> word_end][declaration_scope("register")] |
-      x3::lexeme[x3::lit("static") >> word_end][declaration_scope("static")] |
-      x3::lexeme[x3::lit("auto") >> word_end][declaration_scope("auto")]) >>
+    *storage_class[add_scope] >>
     // `int;` declares nothing: kept, nameless, for the checker to call useless.
     ((+x3::lexeme[type_words >> word_end] >> &x3::lit(';'))[([](auto& ctx) { x3::_val(ctx).back().type = "int"; })] |
-     (declared_type >> (declared_name | function_pointer_name)) | (x3::eps[scope_without_type] >> declared_name)) >>
+     (declared_type >> (declared_name | function_pointer(declared_name, *declarator_dimension))) | (x3::eps[scope_without_type] >> declared_name)) >>
     -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > -parameter_list[mark_function] > declarator_tail) > ';') |
@@ -702,19 +705,11 @@ const auto unnamed_bit_field = x3::lit(':')[([](auto& ctx) {
   const auto end = end_of(ctx);
   last_of(x3::_val(ctx)).where = {end - 1, end};
 })] > conditional[([](auto& ctx) { x3::_val(ctx).back().bits = x3::_attr(ctx); })];
-// `int (*fp)();`, `int (*fps[2])();`: a member that points to a function.
-const auto function_pointer_member =
-    x3::lit('(') >> +x3::lit('*') >> identifier_text[member_name] >> member_count >> ')' >> skipped_parameters >>
-    x3::eps[([](auto& ctx) {
-      auto& m = x3::_val(ctx).back();
-      m.type = "void *";
-      m.record = nullptr;
-    })];
 const auto struct_members_def = x3::omit[
     x3::eps[([](auto& ctx) { x3::_val(ctx).emplace_back(); })] >> declared_type >
     ((identifier_text[member_name] >>
       -skipped_parameters[([](auto& ctx) { x3::_val(ctx).back().is_function = true; })] >> member_count) |
-     unnamed_bit_field | function_pointer_member) >>
+     unnamed_bit_field | function_pointer(identifier_text[member_name], member_count)) >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
 // `NAME` or `NAME = value` in an enum.

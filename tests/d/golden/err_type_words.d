@@ -10,3 +10,4 @@ BEGIN { x = (signed unsigned int)0; }
 BEGIN { x = (long long long)0; }
 BEGIN { x = sizeof(unsigned long long) + sizeof(short int) + (signed char)0 + sizeof(unsigned long long int) + sizeof(unsigned); }
 short void v;
+typedef char int ci_t;
