@@ -37,6 +37,12 @@ void set_buffer_extent(ir::clause& c) {
   c.buffer_alignment = alignment;
 }
 
+// Whether `text` is one name, number or string constant.
+bool is_one_token(std::string_view text) {
+  if (text.size() >= 2 && text.front() == '"') return text.find('"', 1) == text.size() - 1;
+  return std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '`'; });
+}
+
 }  // namespace
 
 compile_result checker::run(const ast::program& program) {
@@ -191,9 +197,11 @@ void checker::clause(const ast::clause& c) {
     set_buffer_extent(out);
   };
   const auto check_predicate = [&] {
+    const auto reported_before = result_.errors.size();
     try {
-      // A struct or an array (not one of chars, a string) is no scalar, whether or not dtpp could
-      // take its value. DTrace names the clause's last line, where it has read the clause whole.
+      // A struct, an array or a string is no scalar (a string is a char array to DTrace), whether
+      // or not dtpp could take its value. DTrace names the clause's last line, where it has read
+      // the clause whole.
       const auto not_scalar = [&] {
         const auto brace = std::string_view(source_.text()).rfind('}', c.where.end - 1);
         const bool closed = brace != std::string_view::npos && brace >= c.where.begin;
@@ -201,11 +209,21 @@ void checker::clause(const ast::clause& c) {
              closed ? ast::span{static_cast<std::uint32_t>(brace), static_cast<std::uint32_t>(brace + 1)} : c.predicate->where);
       };
       auto p = object(c.predicate);
-      if (p.t.is_object() && !holds_chars(p.t, c.predicate->where)) not_scalar();
+      if (p.t.is_object()) not_scalar();
       p = value_of(std::move(p), c.predicate->where);
-      if (!p.t.is_integer() && !p.t.is_string()) not_scalar();
+      if (!p.t.is_integer()) not_scalar();
       out.predicate = std::move(p);
     } catch (const failed&) {
+      // An operator that ends the predicate (`/"a" && "b"/`, `/self->x/`) is reduced once DTrace's
+      // parser has the token after it, the `{` its lexer reads on to, and its error names that
+      // line; a lone name or constant is reduced without looking ahead.
+      if (result_.errors.size() == reported_before) return;
+      auto& reported = result_.errors.back().where;
+      const auto text = std::string_view(source_.text());
+      const auto brace = text.find('{', c.predicate->where.end);
+      if (reported.end == c.predicate->where.end && brace != std::string_view::npos &&
+          !is_one_token(text.substr(reported.begin, reported.end - reported.begin)))
+        reported = {static_cast<std::uint32_t>(brace), static_cast<std::uint32_t>(brace + 1)};
     }
   };
   check_actions();

@@ -876,7 +876,7 @@ expr checker::prefix(const ast::node_ptr& n) {
   if (op == "&") return address_of(n);
   auto v = value(n->kids[0]);
   if (op == "!") {
-    if (!v.t.is_integer() && !v.t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
+    if (!v.t.is_integer()) fail("D_OP_SCALAR", op_message(op, "requires an operand of scalar type"), n->where);
   } else if (!v.t.is_integer() || pointer_step(v.t)) {
     fail(op == "~" ? "D_OP_INT" : "D_OP_ARITH",
          op_message(op, op == "~" ? "requires an operand of integral type" : "requires an operand of arithmetic type"), n->where);
@@ -1169,7 +1169,7 @@ expr checker::binary(const ast::node_ptr& n) {
   e.where = n->where;
   if (logical) {
     for (const auto* v : {&a, &b})
-      if (!v->t.is_integer() && !v->t.is_string()) fail("D_OP_SCALAR", op_message(op, "requires operands of scalar type"), n->where);
+      if (!v->t.is_integer()) fail("D_OP_SCALAR", op_message(op, "requires operands of scalar type"), n->where);
     e.t = int_type();
   } else if (comparison) {
     a = null_as_string(std::move(a), b.t);
@@ -1329,7 +1329,7 @@ expr checker::float_order(expr f) {
 
 expr checker::conditional(const ast::node_ptr& n) {
   auto c = value(n->kids[0]);
-  if (!c.t.is_integer() && !c.t.is_string()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
+  if (!c.t.is_integer()) fail("D_OP_SCALAR", "operator ?: expression must be of scalar type", n->kids[0]->where);
   auto a = value(n->kids[1]);
   auto b = value(n->kids[2]);
   if ((a.kind == kind_t::call && a.t.is_void()) || (b.kind == kind_t::call && b.t.is_void()))

@@ -17,7 +17,7 @@ BEGIN
 	s = NULL;
 	printf("%d %d %d %d %d %d\n", s == NULL, s != NULL, s == "", s < "", "" > s, s <= s);
 	empty = "";
-	printf("%d %d %d\n", empty == NULL, s ? 1 : 0, empty ? 1 : 0);
+	printf("%d %d\n", empty == NULL, empty != NULL);
 	self->who = execname;
 	printf("%d\n", self->who != NULL);
 	self->who = NULL;
