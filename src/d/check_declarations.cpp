@@ -117,7 +117,7 @@ type checker::declare_enum(const ast::type_declaration& d) {
       const auto v = value(m.value);
       if (v.kind != kind_t::constant || !v.t.is_integer())
         fail("D_DECL_ENCONST", "enumerator '" + m.name + "' must be assigned to an integral constant expression",
-             m.value->where);
+             m.where);
       next = v.value;
     }
     if (next < INT32_MIN || next > INT32_MAX)

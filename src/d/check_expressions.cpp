@@ -214,8 +214,6 @@ expr checker::integer_literal(const ast::node_ptr& n) {
 }
 
 expr checker::character_literal(const ast::node_ptr& n) {
-  if (n->text.empty()) fail("D_CHR_NULL", "empty character constant", n->where);
-  if (n->text.size() > 8) fail("D_CHR_OFLOW", "character constant is too long", n->where);
   std::uint64_t v = 0;
   for (unsigned char c : n->text) v = v << 8 | c;
   return integer_constant(v, true, false, n->where);  // an int, as in C and DTrace's lexer: sizeof('c') is 4

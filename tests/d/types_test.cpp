@@ -308,7 +308,7 @@ TEST_CASE("declaration errors carry DTrace's tags", "[d][types][declarations]") 
   const std::pair<const char*, const char*> cases[] = {
       {"typedef int new_int;\ntypedef char new_int;", "D_DECL_IDRED: typedef redeclared: new_int @ typedef char new_int;"},
       {"enum colors { RED, GREEN };\nenum shades { WHITE, RED };", "D_DECL_IDRED: identifier redeclared: RED @ }"},  // at the token after it, as DTrace
-      {"enum e { A = pid };", "D_DECL_ENCONST: enumerator 'A' must be assigned to an integral constant expression @ pid"},
+      {"enum e { A = pid };", "D_DECL_ENCONST: enumerator 'A' must be assigned to an integral constant expression @ }"},
       {"enum e { A = 2147483648 };", "D_DECL_ENOFLOW: enumerator 'A' value overflows INT_MAX (2147483647) @ }"},
       {"struct s { int a; };\nstruct s { int b; };", "D_DECL_TYPERED: type redeclared: struct s @ struct s { int b; };"},
       {"struct record { struct pirate p; };", "D_DECL_INCOMPLETE: incomplete struct/union/enum struct pirate: p @ p"},

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -103,9 +104,10 @@ inline ast::node_ptr make_node(ast::node_kind kind, std::string text, ast::span 
   return n;
 }
 
-// Turns the text between quotes into its value; bad escapes are reported.
-template <class Context>
-std::string unescape(const Context& ctx, const std::string& raw, std::uint32_t at) {
+// The value of the text between quotes, as DTrace's lexer decodes it (libdtrace's stresc2chr):
+// C's escapes but for \' and \?, which stay a backslash and the character, as does any escape
+// C does not have (`\c`); `\x` takes every hex digit after it.
+inline std::string decode_escapes(std::string_view raw) {
   std::string out;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] != '\\' || i + 1 == raw.size()) {
@@ -121,17 +123,13 @@ std::string unescape(const Context& ctx, const std::string& raw, std::uint32_t a
       case 'b': out += '\b'; break;
       case 'f': out += '\f'; break;
       case 'v': out += '\v'; break;
-      case '\\': case '\'': case '"': case '?': out += c; break;
+      case '\\': case '"': out += c; break;
       case 'x': {
-        int value = 0, digits = 0;
-        while (i + 1 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1])) && digits < 2) {
+        unsigned value = 0;
+        while (i + 1 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1]))) {
           const char h = raw[++i];
           value = value * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
-          ++digits;
         }
-        if (digits == 0)
-          x3::get<errors_tag>(ctx).get().push_back(
-              {"D_SYNTAX", "\\x used with no following hex digits", {at, at + 1}});
         out += static_cast<char>(value);
         break;
       }
@@ -144,7 +142,8 @@ std::string unescape(const Context& ctx, const std::string& raw, std::uint32_t a
           }
           out += static_cast<char>(value);
         } else {
-          out += c;  // as DTrace's lexer: an unknown escape stands for the character itself
+          out += '\\';
+          out += c;
         }
     }
   }
@@ -324,7 +323,7 @@ struct text_leaf {
   node_kind kind;
   template <class Context>
   void operator()(Context& ctx) const {
-    fill(ctx, kind, unescape(ctx, x3::_attr(ctx), x3::_val(ctx)->where.begin));
+    fill(ctx, kind, decode_escapes(x3::_attr(ctx)));
   }
 };
 const auto pass_through = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
@@ -859,8 +858,8 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
   return {"D_SYNTAX", "syntax error near \"" + token + "\"", where};
 }
 
-// Finds what the grammar cannot say well or safely: unterminated comments and strings, and
-// nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
+// Finds what the grammar cannot say well or safely: unterminated comments and strings, empty or
+// long character constants, and nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
 inline std::vector<diagnostic> scan(const std::string& text) {
   std::vector<diagnostic> errors;
   std::vector<std::size_t> open;  // offsets of ( [ { and ?
@@ -891,6 +890,14 @@ inline std::vector<diagnostic> scan(const std::string& text) {
                                    : "newline encountered in character constant",
                           {next, next}});
         return errors;
+      }
+      // A character constant holds one to eight bytes, DTrace's lexer says before anything else.
+      if (c == '\'') {
+        const auto bytes = parser::decode_escapes(std::string_view(text).substr(i + 1, j - i - 1)).size();
+        const ast::span where{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j + 1)};
+        if (bytes == 0) errors.push_back({"D_CHR_NULL", "empty character constant", where});
+        if (bytes > 8) errors.push_back({"D_CHR_OFLOW", "character constant is too long", where});
+        if (!errors.empty()) return errors;
       }
       i = j;
     } else if (c == '(' || c == '[' || c == '{' || (c == '?' && !open.empty())) {

@@ -1,5 +1,6 @@
+/* An empty character constant stops the program where DTrace's lexer stops. */
 BEGIN
 {
 	a = '';
-	b = 'abcdefghi';
+	b = nosuch;
 }
