@@ -191,7 +191,7 @@ expr checker::translator_member(const ast::translator& t, const ast::declared_me
                   (is_pointer(target) == is_pointer(v.t) || (v.kind == kind_t::constant && v.value == 0));
   if (!compatible)
     fail("D_XLATE_INCOMPAT", "translator member " + m.name + " definition uses incompatible types: \"" + target.name +
-                                 "\" = \"" + v.t.name + "\"", m.value->where);
+                                 "\" = \"" + v.t.name + "\"", m.where);
   if (chars) return v;
   auto e = cast_to(std::move(v), target);
   e.t = target;

@@ -711,17 +711,21 @@ const auto struct_members_def = x3::omit[
      unnamed_bit_field | function_pointer(identifier_text[member_name], member_count)) >>
     *((',' > stars > identifier_text)[push_next_declarator] > member_count) > ';'];
 
+// An enumerator's or a translator member's errors are DTrace's at the token after it, which
+// DTrace's parser reads before it defines one.
+const auto where_next_token = -x3::raw[&x3::char_][([](auto& ctx) {
+  const auto next = offset_of(ctx, x3::_attr(ctx).begin());  // past the blanks
+  x3::_val(ctx).where = {next, next + 1};
+})];
+
 // `NAME` or `NAME = value` in an enum.
-// Its errors are DTrace's, at the token after it, which DTrace's parser reads before it defines one.
-const auto enumerator_def = x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value]) >>
-                                     -x3::raw[&x3::char_][([](auto& ctx) {
-                                       const auto next = offset_of(ctx, x3::_attr(ctx).begin());  // past the blanks
-                                       x3::_val(ctx).where = {next, next + 1};
-                                     })]];
+const auto enumerator_def =
+    x3::omit[identifier_text[member_name] >> -('=' > conditional[member_value]) >> where_next_token];
 
 // `member = expression;` in a translator.
 x3::rule<class translator_member, ast::declared_member> const translator_member = "translator member";
-const auto translator_member_def = x3::omit[identifier_text[member_name] > '=' > expression[member_value] > ';'];
+const auto translator_member_def =
+    x3::omit[identifier_text[member_name] > '=' > expression[member_value] > ';' >> where_next_token];
 
 // `struct s { members };`, `union u { ... };`, `enum [e] { A, B = 2 };` (each optionally declaring
 // a variable of the type before the ';'), or `typedef type name;`.
