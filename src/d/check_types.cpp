@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker.hpp"
@@ -417,6 +418,13 @@ void checker::check_type_words(const std::string& name, ast::span where) {
 expr checker::cast(const ast::node_ptr& n) {
   auto t = declared_type(n->text, n->record, n->where);
   if (!t && !n->record) t = forward_pointer(n->text);
+  // xlate<T *>(e) points to data only the translator makes: no cast takes it. DTrace reduces the
+  // cast once it has the token after it, and names that line.
+  if (const auto* x = xlate_of(n->kids[0]); x && split_stars(x->text).second > 0) {
+    const auto next = std::string_view(source_.text()).find_first_not_of(" \t\r\n", n->where.end);
+    fail("D_CAST_INVAL", "invalid cast expression: \"pointer to translated data\" to \"" + (t ? t->name : n->text) + "\"",
+         next == std::string_view::npos ? n->where : ast::span{static_cast<std::uint32_t>(next), static_cast<std::uint32_t>(next + 1)});
+  }
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped
   if (t && pointed_to(*t) && (v.t.kind == type::category::array || v.t.is_integer())) {
