@@ -17,18 +17,26 @@ namespace {
 
 // The tables of aggregating functions and of actions: sorted by name, so that a name is found by
 // binary search; constant, so that checkers on several threads share them.
-template <class Fn, std::size_t N>
-constexpr bool sorted_by_name(const std::pair<std::string_view, Fn> (&table)[N]) {
-  return std::is_sorted(std::begin(table), std::end(table),
-                        [](const auto& a, const auto& b) { return a.first < b.first; });
+template <class Row>
+constexpr std::string_view name_of(const Row& row) {
+  if constexpr (requires { row.first; })
+    return row.first;
+  else
+    return row.name;
 }
 
-// The function a table holds for a name; nullptr when it holds none.
-template <class Fn, std::size_t N>
-Fn find_by_name(const std::pair<std::string_view, Fn> (&table)[N], std::string_view name) {
+template <class Row, std::size_t N>
+constexpr bool sorted_by_name(const Row (&table)[N]) {
+  return std::is_sorted(std::begin(table), std::end(table),
+                        [](const auto& a, const auto& b) { return name_of(a) < name_of(b); });
+}
+
+// The row a table holds for a name; nullptr when it holds none.
+template <class Row, std::size_t N>
+const Row* find_by_name(const Row (&table)[N], std::string_view name) {
   const auto it = std::lower_bound(std::begin(table), std::end(table), name,
-                                   [](const auto& row, std::string_view n) { return row.first < n; });
-  return it != std::end(table) && it->first == name ? it->second : nullptr;
+                                   [](const auto& row, std::string_view n) { return name_of(row) < n; });
+  return it != std::end(table) && name_of(*it) == name ? it : nullptr;
 }
 
 }  // namespace
@@ -253,7 +261,8 @@ checker::aggregating_fn checker::find_aggregating_function(std::string_view name
       {"stddev", &checker::aggregating_scalar<StdDev>},
       {"sum", &checker::aggregating_scalar<Sum>}};
   static_assert(sorted_by_name(table));
-  return find_by_name(table, name);
+  const auto* row = find_by_name(table, name);
+  return row ? row->second : nullptr;
 }
 
 // The key type an aggregation keeps a key of D type t as.
@@ -322,43 +331,53 @@ void checker::check_tuple_size(std::size_t keys) {
 
 // Actions: returns false when `name` is not one.
 bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st) {
-  if (const auto action = find_action(name)) {
-    (this->*action)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
-    return true;
-  }
-  return false;
+  const auto* action = find_action(name);
+  if (!action) return false;
+  check_argument_count(*action, n);
+  (this->*action->check)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
+  return true;
 }
 
-checker::action_fn checker::find_action(std::string_view name) {
-  static constexpr std::pair<std::string_view, action_fn> table[] = {
-      {"breakpoint", &checker::action_destructive},
-      {"chill", &checker::action_destructive},
-      {"clear", &checker::action_clear},
-      {"commit", &checker::action_speculation},
-      {"copyout", &checker::action_copyout},
-      {"copyoutstr", &checker::action_copyout},
-      {"denormalize", &checker::action_clear},
-      {"discard", &checker::action_speculation},
-      {"exit", &checker::action_exit},
-      {"freopen", &checker::action_printf},
-      {"ftruncate", &checker::action_ftruncate},
-      {"jstack", &checker::action_stack},
-      {"normalize", &checker::action_normalize},
-      {"panic", &checker::action_destructive},
-      {"pcap", &checker::action_pcap},
-      {"print", &checker::action_print},
-      {"printa", &checker::action_printa},
-      {"printf", &checker::action_printf},
-      {"raise", &checker::action_destructive},
-      {"setopt", &checker::action_setopt},
-      {"speculate", &checker::action_speculation},
-      {"stack", &checker::action_stack},
-      {"stop", &checker::action_destructive},
-      {"system", &checker::action_printf},
-      {"trace", &checker::action_trace},
-      {"tracemem", &checker::action_tracemem},
-      {"trunc", &checker::action_trunc},
-      {"ustack", &checker::action_stack}};
+// D_PROTO_LEN for a call of an action with fewer or more arguments than it takes.
+void checker::check_argument_count(const action_entry& action, const ast::node_ptr& call) {
+  const auto count = call->kids.size() - 1;
+  const bool exact = action.least == action.most;
+  if (count < action.least) prototype_mismatch(std::string(action.name), count, action.least, exact ? "" : "at least ", call->where);
+  if (count > action.most) prototype_mismatch(std::string(action.name), count, action.most, exact ? "" : "at most ", call->where);
+}
+
+const checker::action_entry* checker::find_action(std::string_view name) {
+  constexpr std::size_t any = SIZE_MAX;
+  // stack(), ustack() and jstack() count their arguments where they are values too (stack_call).
+  static constexpr action_entry table[] = {
+      {"breakpoint", &checker::action_destructive, 0, 0},
+      {"chill", &checker::action_destructive, 1, 1},
+      {"clear", &checker::action_clear, 1, 1},
+      {"commit", &checker::action_speculation, 1, 1},
+      {"copyout", &checker::action_copyout, 3, 3},
+      {"copyoutstr", &checker::action_copyout, 3, 3},
+      {"denormalize", &checker::action_clear, 1, 1},
+      {"discard", &checker::action_speculation, 1, 1},
+      {"exit", &checker::action_exit, 1, 1},
+      {"freopen", &checker::action_printf, 1, any},
+      {"ftruncate", &checker::action_ftruncate, 0, 0},
+      {"jstack", &checker::action_stack, 0, any},
+      {"normalize", &checker::action_normalize, 2, 2},
+      {"panic", &checker::action_destructive, 0, 0},
+      {"pcap", &checker::action_pcap, 2, 2},
+      {"print", &checker::action_print, 1, 1},
+      {"printa", &checker::action_printa, 1, any},
+      {"printf", &checker::action_printf, 1, any},
+      {"raise", &checker::action_destructive, 1, 1},
+      {"setopt", &checker::action_setopt, 1, 2},
+      {"speculate", &checker::action_speculation, 1, 1},
+      {"stack", &checker::action_stack, 0, any},
+      {"stop", &checker::action_destructive, 0, 0},
+      {"system", &checker::action_printf, 1, any},
+      {"trace", &checker::action_trace, 1, 1},
+      {"tracemem", &checker::action_tracemem, 2, 3},
+      {"trunc", &checker::action_trunc, 1, 2},
+      {"ustack", &checker::action_stack, 0, any}};
   static_assert(sorted_by_name(table));
   return find_by_name(table, name);
 }
@@ -402,7 +421,6 @@ std::uint32_t checker::aggregation_argument(const call_site& c, std::size_t i, c
 
 void checker::action_trace(const call_site& c) {
   const auto& args = c.args;
-  if (args.size() != 1) mismatch(c, 1, "");
   if (args[0]->kind == ast::node_kind::aggregation)
     fail("D_TRACE_DYN", "trace( ) may not be applied to a dynamic expression", args[0]->where);
   const auto& a = args[0];
@@ -425,7 +443,6 @@ void checker::action_trace(const call_site& c) {
 // the memory of the process that fired, with DTrace's prototypes (void *, uintptr_t, size_t) and
 // (string, uintptr_t, size_t); a string is memory for copyout() too, as in DTrace.
 void checker::action_copyout(const call_site& c) {
-  if (c.args.size() != 3) mismatch(c, 3, "");
   const bool string = c.name == "copyoutstr";
   auto from = value(c.args[0]);
   if (string ? !from.t.is_string() : !(from.t.is_integer() || from.t.is_string()))
@@ -442,7 +459,6 @@ void checker::action_copyout(const call_site& c) {
 // and at run time how many of them to show (and read, as dtrace-utils does): all when `shown` is
 // negative or at least `size`.
 void checker::action_tracemem(const call_site& c) {
-  if (c.args.size() < 2 || c.args.size() > 3) mismatch(c, c.args.size() < 2 ? 2 : 3, c.args.size() < 2 ? "at least " : "at most ");
   const auto size = integer_argument(c, 1, integer_type("size_t", 8, false));
   // An array (of chars too: not a string here) is its address, as in DTrace.
   auto address = object(c.args[0]);
@@ -481,7 +497,6 @@ void checker::trace_memory(const call_site& c, expr address, std::uint32_t bytes
 // expression is evaluated for each of its uses.
 void checker::action_pcap(const call_site& c) {
   using ast::node_kind;
-  if (c.args.size() != 2) mismatch(c, 2, "");
   const auto skb = object(c.args[0]);
   if (!skb.t.is_integer()) incompatible(c, 0, "void *", skb.t.name);
   (void)integer_argument(c, 1, int_type());  // the link type a capture file would record
@@ -617,7 +632,6 @@ void checker::check_order(clause_actions& done, const ir::statement& st) {
 // raise(signal), chill(nanoseconds), stop(), breakpoint(), panic().
 void checker::action_destructive(const call_site& c) {
   const bool takes_one = c.name == "raise" || c.name == "chill";
-  if (c.args.size() != (takes_one ? 1u : 0u)) mismatch(c, takes_one ? 1 : 0, "");
   c.st.kind = c.name == "raise"   ? ir::action::raise
               : c.name == "chill" ? ir::action::chill
               : c.name == "stop"  ? ir::action::stop
@@ -627,7 +641,6 @@ void checker::action_destructive(const call_site& c) {
 }
 
 void checker::action_printf(const call_site& c) {
-  if (c.args.empty()) mismatch(c, 1, "at least ");
   c.st.kind = c.name == "system" ? ir::action::system : c.name == "freopen" ? ir::action::freopen : ir::action::printf;
   // freopen("") sends the output back where it went first; "." is dtrace-utils' own mark for
   // that, so it is refused as a file name.
@@ -643,7 +656,6 @@ void checker::action_printf(const call_site& c) {
 }
 
 void checker::action_ftruncate(const call_site& c) {
-  if (!c.args.empty()) mismatch(c, 0, "");
   c.st.kind = ir::action::ftruncate;
 }
 
@@ -651,7 +663,6 @@ void checker::action_printa(const call_site& c) {
   const auto& args = c.args;
   const auto count = args.size();
   auto& st = c.st;
-  if (count == 0) mismatch(c, 1, "at least ");
   std::size_t first = 0;
   if (args[0]->kind == ast::node_kind::string) {
     st.format = args[0]->text;
@@ -706,7 +717,6 @@ void checker::action_clear(const call_site& c) {
 void checker::action_trunc(const call_site& c) {
   const auto count = c.args.size();
   auto& st = c.st;
-  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
   st.kind = ir::action::trunc;
   st.aggregation = aggregation_argument(c, 0, "D_TRUNC_AGGARG");
   st.records.push_back({integer_type("uint32_t", 4, false), 0, 4});
@@ -718,7 +728,6 @@ void checker::action_trunc(const call_site& c) {
 
 void checker::action_normalize(const call_site& c) {
   auto& st = c.st;
-  if (c.args.size() != 2) mismatch(c, 2, "");
   st.kind = ir::action::normalize;
   st.aggregation = aggregation_argument(c, 0, "D_NORMALIZE_AGGARG");
   st.args.push_back(integer_argument(c, 1, integer_type("uint64_t", 8, false)));
@@ -729,7 +738,6 @@ void checker::action_normalize(const call_site& c) {
 void checker::action_setopt(const call_site& c) {
   const auto& args = c.args;
   const auto count = args.size();
-  if (count == 0 || count > 2) mismatch(c, count == 0 ? 1 : 2, count == 0 ? "at least " : "at most ");
   // A value that is no string breaks the prototype (char *); a string computed when the probe
   // fires, the need for a constant.
   for (std::size_t i = 0; i < count; ++i)

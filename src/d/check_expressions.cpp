@@ -694,11 +694,10 @@ expr checker::call(const ast::node_ptr& n) {
     if (is_aggregating_function(name))
       fail("D_CG_EXPR", "aggregating function " + name + "( ) may not be called from a D expression (D program context required)", n->where);
     // An action used as a value has type void: the context reports what it cannot take, once
-    // the action's own arguments are checked, as DTrace cooks them first (`a ? trace() : 0` is
-    // D_PROTO_LEN). What the check builds is dropped: the program fails either way.
-    if (find_action(name)) {
-      ir::statement dropped;
-      action_call(name, n, dropped);
+    // the count of its arguments is checked, as DTrace checks a call against the prototype first
+    // (`a ? trace() : 0` is D_PROTO_LEN).
+    if (const auto* action = find_action(name)) {
+      check_argument_count(*action, n);
       expr e;
       e.kind = kind_t::call;
       e.function = ir::subroutine::action;

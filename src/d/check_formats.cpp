@@ -36,6 +36,9 @@ bool checker::accepts(const print::conversion& c, const type& t) {
 
 void checker::format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
                      ir::statement& st) {
+  // DTrace cooks a call's arguments before it reads the format: their errors come first.
+  for (std::size_t i = first + 1; i < args.size(); ++i)
+    if (args[i]->kind != ast::node_kind::aggregation) value_or_stack(args[i]);
   if (args[first]->kind != ast::node_kind::string) {
     // A string that is not a constant has its own tag.
     const auto t = value(args[first]).t;

@@ -191,9 +191,15 @@ class checker {
   expr value_or_stack(const ast::node_ptr& n);
   bool action_call(const std::string& name, const ast::node_ptr& n, ir::statement& st);
 
-  // The actions, one each, found by name in one table.
+  // The actions, one each, found by name in one table with the count of arguments each takes.
   using action_fn = void (checker::*)(const call_site& c);
-  static action_fn find_action(std::string_view name);
+  struct action_entry {
+    std::string_view name;
+    action_fn check;
+    std::size_t least, most;  // arguments, as the action's prototype takes them
+  };
+  static const action_entry* find_action(std::string_view name);
+  void check_argument_count(const action_entry& action, const ast::node_ptr& call);
   [[noreturn]] void incompatible(const call_site& c, std::size_t i, const std::string& prototype,
                                  const std::string& got, const std::string& tag = "D_PROTO_ARG");
   std::string argument_type_name(const call_site& c, std::size_t i);
