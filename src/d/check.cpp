@@ -40,7 +40,9 @@ void set_buffer_extent(ir::clause& c) {
 // Whether `text` is one name, number or string constant.
 bool is_one_token(std::string_view text) {
   if (text.size() >= 2 && text.front() == '"') return text.find('"', 1) == text.size() - 1;
-  return std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '`'; });
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '`';
+  });
 }
 
 }  // namespace

@@ -34,8 +34,9 @@ constexpr bool sorted_by_name(const Row (&table)[N]) {
 // The row a table holds for a name; nullptr when it holds none.
 template <class Row, std::size_t N>
 const Row* find_by_name(const Row (&table)[N], std::string_view name) {
-  const auto it = std::lower_bound(std::begin(table), std::end(table), name,
-                                   [](const auto& row, std::string_view n) { return name_of(row) < n; });
+  const auto it =
+      std::lower_bound(std::begin(table), std::end(table), name,
+                       [](const auto& row, std::string_view n) { return name_of(row) < n; });
   return it != std::end(table) && name_of(*it) == name ? it : nullptr;
 }
 
@@ -334,7 +335,8 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
   const auto* action = find_action(name);
   if (!action) return false;
   check_argument_count(*action, n);
-  (this->*action->check)({name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
+  (this->*action->check)(
+      {name, n, std::vector<ast::node_ptr>(n->kids.begin() + 1, n->kids.end()), st});
   return true;
 }
 
@@ -342,8 +344,9 @@ bool checker::action_call(const std::string& name, const ast::node_ptr& n, ir::s
 void checker::check_argument_count(const action_entry& action, const ast::node_ptr& call) {
   const auto count = call->kids.size() - 1;
   const bool exact = action.least == action.most;
-  if (count < action.least) prototype_mismatch(std::string(action.name), count, action.least, exact ? "" : "at least ", call->where);
-  if (count > action.most) prototype_mismatch(std::string(action.name), count, action.most, exact ? "" : "at most ", call->where);
+  const std::string name(action.name);
+  if (count < action.least) prototype_mismatch(name, count, action.least, exact ? "" : "at least ", call->where);
+  if (count > action.most) prototype_mismatch(name, count, action.most, exact ? "" : "at most ", call->where);
 }
 
 const checker::action_entry* checker::find_action(std::string_view name) {

@@ -581,7 +581,8 @@ expr checker::index(const ast::node_ptr& n, const type* assigned) {
   if (it == table.end())
     for (const auto& k : keys) prototype.push_back(k.t);
   else
-    prototype = key_prototypes_.contains(it->second) ? key_prototypes_.at(it->second) : result_.program.variables[it->second].keys;
+    prototype = key_prototypes_.contains(it->second) ? key_prototypes_.at(it->second)
+                                                     : result_.program.variables[it->second].keys;
   if (prototype.size() != keys.size())
     fail("D_PROTO_LEN", shown + "[ ] prototype mismatch: " + std::to_string(keys.size()) +
                             (keys.size() == 1 ? " key" : " keys") + " passed, " + std::to_string(prototype.size()) + " expected",
@@ -1011,7 +1012,8 @@ expr checker::lvalue(const ast::node_ptr& n, const std::string& op, const type* 
 
 expr checker::increment(const ast::node_ptr& n, bool is_prefix) {
   // ++ and -- create an int64_t, as libdtrace's dt_cook_op1 does.
-  if (auto place = bit_field_place(n->kids[0])) {  // field += 1; a postfix's value the field's before, one back within its bits
+  // A bit-field's field += 1; a postfix's value the field's before, one back within its bits.
+  if (auto place = bit_field_place(n->kids[0])) {
     const auto f = *place->field;
     const auto one = integer_constant(1, true, false, n->where);
     auto e = bit_field_assignment(n->kids[0], std::move(*place), n->text == "++" ? "+=" : "-=", one, n->where);

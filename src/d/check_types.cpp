@@ -422,8 +422,11 @@ expr checker::cast(const ast::node_ptr& n) {
   // cast once it has the token after it, and names that line.
   if (const auto* x = xlate_of(n->kids[0]); x && split_stars(x->text).second > 0) {
     const auto next = std::string_view(source_.text()).find_first_not_of(" \t\r\n", n->where.end);
-    fail("D_CAST_INVAL", "invalid cast expression: \"pointer to translated data\" to \"" + (t ? t->name : n->text) + "\"",
-         next == std::string_view::npos ? n->where : ast::span{static_cast<std::uint32_t>(next), static_cast<std::uint32_t>(next + 1)});
+    const auto where = next == std::string_view::npos
+                           ? n->where
+                           : ast::span{static_cast<std::uint32_t>(next), static_cast<std::uint32_t>(next + 1)};
+    fail("D_CAST_INVAL",
+         "invalid cast expression: \"pointer to translated data\" to \"" + (t ? t->name : n->text) + "\"", where);
   }
   auto v = object(n->kids[0]);
   // (int *)a of an array, (struct task_struct *)arg0: the address, retyped

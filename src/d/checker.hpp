@@ -132,7 +132,8 @@ class checker {
   member_place place_of_member(const ast::node_ptr& n);
   std::optional<member_place> bit_field_place(const ast::node_ptr& n);
   expr bit_field(expr bytes, std::uint32_t shift, std::uint32_t bits, const type& t);
-  expr bit_field_assignment(const ast::node_ptr& to, member_place place, const std::string& op, expr v, ast::span where);
+  expr bit_field_assignment(const ast::node_ptr& to, member_place place, const std::string& op, expr v,
+                            ast::span where);
   expr dereference(const ast::node_ptr& n);
   expr address_of(const ast::node_ptr& n);
   expr element_of(const ast::node_ptr& n);

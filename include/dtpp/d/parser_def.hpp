@@ -677,7 +677,8 @@ const auto declaration_def = x3::omit[
     *storage_class[add_scope] >>
     // `int;` declares nothing: kept, nameless, for the checker to call useless.
     ((+x3::lexeme[type_words >> word_end] >> &x3::lit(';'))[([](auto& ctx) { x3::_val(ctx).back().type = "int"; })] |
-     (declared_type >> (declared_name | function_pointer(declared_name, *declarator_dimension))) | (x3::eps[scope_without_type] >> declared_name)) >>
+     (declared_type >> (declared_name | function_pointer(declared_name, *declarator_dimension))) |
+     (x3::eps[scope_without_type] >> declared_name)) >>
     -parameter_list[mark_function] >> declarator_tail >>
     ((x3::eps[([](auto& ctx) { x3::_pass(ctx) = x3::_val(ctx).front().is_inline; })] > ';') |
      (+((',' > stars > identifier_text)[push_next_declarator] > -parameter_list[mark_function] > declarator_tail) > ';') |
@@ -863,7 +864,8 @@ inline diagnostic syntax_error(const std::string& text, std::size_t at) {
 }
 
 // Finds what the grammar cannot say well or safely: unterminated comments and strings, empty or
-// long character constants, and nesting deeper than max_nesting (which would otherwise cost stack in proportion to the input).
+// long character constants, and nesting deeper than max_nesting (which would otherwise cost
+// stack in proportion to the input).
 inline std::vector<diagnostic> scan(const std::string& text) {
   std::vector<diagnostic> errors;
   std::vector<std::size_t> open;  // offsets of ( [ { and ?
