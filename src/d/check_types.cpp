@@ -418,9 +418,10 @@ void checker::check_type_words(const std::string& name, ast::span where) {
 expr checker::cast(const ast::node_ptr& n) {
   auto t = declared_type(n->text, n->record, n->where);
   if (!t && !n->record) t = forward_pointer(n->text);
-  // xlate<T *>(e) points to data only the translator makes: no cast takes it. DTrace reduces the
-  // cast once it has the token after it, and names that line.
-  if (const auto* x = xlate_of(n->kids[0]); x && split_stars(x->text).second > 0) {
+  // xlate<T *>(e) points to data only the translator makes: no cast takes it (curcpu and the
+  // library's other inlines of translated pointers are built-in variables to DTrace, and may be
+  // cast). DTrace reduces the cast once it has the token after it, and names that line.
+  if (const auto& x = n->kids[0]; x->kind == ast::node_kind::xlate && split_stars(x->text).second > 0) {
     const auto next = std::string_view(source_.text()).find_first_not_of(" \t\r\n", n->where.end);
     const auto where = next == std::string_view::npos
                            ? n->where
