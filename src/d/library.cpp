@@ -105,9 +105,9 @@ constexpr library_inline fault_names[] = {
 }  // namespace
 
 std::optional<type> library_constant(std::string_view name, std::int64_t& value) {
-  if (name == "NULL") {  // `inline long NULL = 0;`
+  if (name == "NULL") {  // 0 the size of an int, as DTrace's own NULL (sizeof(NULL) is 4)
     value = 0;
-    return integer_type("long", 8, true);
+    return int_type();
   }
   for (const auto& table :
        {std::span<const library_inline>(errno_names), std::span<const library_inline>(signal_names),
