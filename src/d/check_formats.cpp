@@ -1,7 +1,9 @@
 // The D checker: printf() and printa() formats against their arguments, by DTrace's rules.
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker.hpp"
@@ -36,9 +38,11 @@ bool checker::accepts(const print::conversion& c, const type& t) {
 
 void checker::format(const std::string& fn, const std::vector<ast::node_ptr>& args, std::size_t first,
                      ir::statement& st) {
-  // DTrace cooks a call's arguments before it reads the format: their errors come first.
+  // DTrace cooks a call's arguments before it reads the format: their errors come first. An
+  // aggregation has no value; the conversion it meets refuses it.
+  std::vector<std::optional<expr>> values(args.size());
   for (std::size_t i = first + 1; i < args.size(); ++i)
-    if (args[i]->kind != ast::node_kind::aggregation) value_or_stack(args[i]);
+    if (args[i]->kind != ast::node_kind::aggregation) values[i] = value_or_stack(args[i]);
   if (args[first]->kind != ast::node_kind::string) {
     // A string that is not a constant has its own tag.
     const auto t = value(args[first]).t;
@@ -63,13 +67,13 @@ void checker::format(const std::string& fn, const std::vector<ast::node_ptr>& ar
              fn + "( ) prototype mismatch: conversion #" + number + " (%" + c.name +
                  ") is missing a corresponding " + what + "argument",
              st.where);
-      if (args[next]->kind == ast::node_kind::aggregation)
+      if (!values[next])
         fail("D_PRINTF_ARG_TYPE", fn + "( ) argument #" + std::to_string(next + 1) +
                                       " is incompatible with conversion #" + number +
                                       " prototype:\n\tconversion: %" + c.name + "\n\t prototype: " +
                                       std::string(c.info->prototype) + "\n\t  argument: aggregation",
              args[next]->where);
-      return value_or_stack(args[next++]);
+      return std::move(*values[next++]);
     };
     for (int star = 0; star < int(c.dynamic_width) + int(c.dynamic_precision); ++star) {
       const std::string which = star == 0 && c.dynamic_width ? "*" : ".*";
