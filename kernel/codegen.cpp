@@ -229,6 +229,20 @@ class builder {
     for (std::uint32_t i = 0; i < bytes; i += 8) e_.store_imm(at.base, off16(at.offset + i), 0);
   }
 
+  // `bytes` bytes at `at`: `text`'s, then zeros, a word at a time.
+  void store_words(place at, const std::string& text, std::uint32_t bytes) {
+    for (std::uint32_t i = 0; i < bytes; i += 8) {
+      std::int64_t word = 0;
+      if (i < text.size()) std::memcpy(&word, text.data() + i, std::min<std::size_t>(8, text.size() - i));
+      if (word == static_cast<std::int32_t>(word)) {
+        e_.store_imm(at.base, off16(at.offset + i), static_cast<std::int32_t>(word));  // sign-extended
+      } else {
+        e_.mov64(r1, word);
+        e_.store(at.base, off16(at.offset + i), r1);
+      }
+    }
+  }
+
   // ---- clauses -------------------------------------------------------------------------------
 
   // The probe's clauses (t_'s), in program order, each as the statement it runs as here.
@@ -659,9 +673,14 @@ class builder {
     }
   }
 
-  // A string key of `width` bytes at `at`. execname is copied there by the helper itself, not
-  // through scratch: `@[execname]` then needs no scratch.
+  // A string key of `width` bytes at `at`. execname is copied there by the helper itself, and a
+  // string known when the program is made (`@[probename]`) is stored there word by word, not
+  // through scratch: such keys then need no scratch.
   void string_into(place at, const expr& e, std::uint32_t width, int depth) {
+    if (const auto text = constant_string(e); text && text->size() < width) {
+      store_words(at, *text, width);
+      return;
+    }
     if (e.kind == kind_t::builtin && static_cast<ir::builtin>(e.index) == ir::builtin::execname &&
         width >= comm_bytes()) {
       zero(at, width);  // the helper pads the name with zeros to comm_bytes() only
@@ -1304,6 +1323,26 @@ class builder {
 
   // A string whose bytes are read (by a subroutine, into a record or a key): NULL faults at 0,
   // as DTrace's does.
+  // The text of a string this probe's program knows when it is made: a literal (not NULL) or one
+  // of the probe's names.
+  std::optional<std::string> constant_string(const expr& e) const {
+    const std::string* text = nullptr;
+    if (e.kind == kind_t::string && e.value != 1) text = &e.text;
+    if (e.kind == kind_t::builtin) {
+      switch (static_cast<ir::builtin>(e.index)) {
+        case ir::builtin::probeprov: text = &t_->info.provider; break;
+        case ir::builtin::probemod: text = &t_->info.module; break;
+        case ir::builtin::probefunc:
+          if (!t_->probe_table) text = &t_->info.function;
+          break;
+        case ir::builtin::probename: text = &t_->info.name; break;
+        default: break;
+      }
+    }
+    if (!text) return std::nullopt;
+    return text->substr(0, l_.string_chars);
+  }
+
   place string_operand(const expr& e, int depth) {
     const auto s = eval_string(e, depth);
     if (may_be_null(e)) fault_if_null(s, std::nullopt, depth);
@@ -3807,26 +3846,43 @@ class builder {
 
 namespace {
 
+// The most bytes (with the NUL) each of the probes' four names takes, over the program's probes.
+struct probe_name_bounds {
+  std::uint32_t provider = 1, module = 1, function = 1, name = 1;
+
+  explicit probe_name_bounds(const std::vector<probe_info>& probes) {
+    const auto grow = [](std::uint32_t& bound, const std::string& text) {
+      bound = std::max(bound, static_cast<std::uint32_t>(text.size()) + 1);
+    };
+    for (const auto& p : probes) {
+      grow(provider, p.provider);
+      grow(module, p.module);
+      grow(function, p.function);
+      grow(name, p.name);
+    }
+  }
+};
+
 // The most bytes (with the NUL) a string expression can hold, within strsize.
-std::uint32_t string_bound(const expr& e, std::uint32_t probe_names, std::uint32_t strsize) {
+std::uint32_t string_bound(const expr& e, const probe_name_bounds& names, std::uint32_t strsize) {
   std::uint32_t bound = strsize;
   switch (e.kind) {
     case kind_t::string: bound = static_cast<std::uint32_t>(e.text.size()) + 1; break;
     case kind_t::builtin:
       switch (static_cast<ir::builtin>(e.index)) {
         case ir::builtin::execname: bound = 16; break;  // the kernel's TASK_COMM_LEN
-        case ir::builtin::probeprov:
-        case ir::builtin::probemod:
-        case ir::builtin::probefunc:
-        case ir::builtin::probename: bound = probe_names; break;
+        case ir::builtin::probeprov: bound = names.provider; break;
+        case ir::builtin::probemod: bound = names.module; break;
+        case ir::builtin::probefunc: bound = names.function; break;
+        case ir::builtin::probename: bound = names.name; break;
         default: break;
       }
       break;
     case kind_t::conditional:
-      bound = std::max(string_bound(e.kids[1], probe_names, strsize), string_bound(e.kids[2], probe_names, strsize));
+      bound = std::max(string_bound(e.kids[1], names, strsize), string_bound(e.kids[2], names, strsize));
       break;
     case kind_t::stringof:
-      if (e.kids[0].t.is_string()) bound = string_bound(e.kids[0], probe_names, strsize);
+      if (e.kids[0].t.is_string()) bound = string_bound(e.kids[0], names, strsize);
       break;
     case kind_t::memory_string: bound = ir::memory_string_bound(e, strsize); break;
     default: break;
@@ -3869,10 +3925,7 @@ layout plan_layout(const ir::program& program, const std::vector<probe_info>& pr
     if (p.provider == "dtrace" && p.name == "ERROR") l.error_probe = p;
   l.speculations = l.globals_size;
   l.globals_size += 8 * l.nspec;
-  std::uint32_t probe_names = 1;
-  for (const auto& p : probes)
-    for (const auto* name : {&p.provider, &p.module, &p.function, &p.name})
-      probe_names = std::max(probe_names, static_cast<std::uint32_t>(name->size()) + 1);
+  const probe_name_bounds probe_names(probes);
   std::uint32_t next_map = map_fixed;
   for (const auto& d : program.aggregations) {
     l.aggregation_map.push_back(next_map++);

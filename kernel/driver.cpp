@@ -1200,7 +1200,10 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   // Libraries a process maps later bring probes whose names are not known yet: string keys
   // holding probe names are then as wide as any string.
   auto names = st.infos;
-  if (follows_processes(program)) names.push_back({0, {}, {}, std::string(std::size_t{1} << 16, ' '), {}, {}, {}});
+  if (follows_processes(program)) {
+    const std::string any_name(std::size_t{1} << 16, ' ');
+    names.push_back({0, any_name, any_name, any_name, any_name, {}, {}});
+  }
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   if (options.cpu && *options.cpu >= st.cpus)

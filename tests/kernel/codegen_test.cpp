@@ -200,7 +200,8 @@ TEST_CASE("a program reports whether it reads the task it runs in", "[kernel][co
 }
 
 // Looking up this CPU's scratch costs a firing a page of memory: a program whose aggregation keys
-// fit on the stack does without, execname's included (the helper writes it into the key).
+// fit on the stack does without, execname's included (the helper writes it into the key), and so
+// do the probe's names and literals (stored into the key word by word).
 TEST_CASE("a program needing no scratch memory never looks it up", "[kernel][codegen]") {
   const auto uses_scratch = [](const std::string& clause_body) {
     const auto code = stub_code(compiled("syscall::read:entry { " + clause_body + " }"), kernel::target::kind::syscall_entry);
@@ -208,12 +209,13 @@ TEST_CASE("a program needing no scratch memory never looks it up", "[kernel][cod
   };
   for (const char* body : {"@[tid] = count();", "@[execname] = count();", "@[pid, execname] = sum(arg0);",
                            "@ = count();", "@[tid] = quantize(arg0);",
-                           "self->ts = timestamp;", "self->ts = 1; @ = quantize(timestamp - self->ts); @a = avg(timestamp);", "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7] = max(1);"}) {
+                           "self->ts = timestamp;", "self->ts = 1; @ = quantize(timestamp - self->ts); @a = avg(timestamp);", "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7] = max(1);",
+                           "@[probefunc] = count();", "@[probeprov, probemod, probename, \"a literal\"] = count();"}) {
     INFO(body);
     CHECK_FALSE(uses_scratch(body));
   }
   for (const char* body : {"this->x = 1; @[this->x] = count();", "@[tid] = count(); trace(timestamp);",
-                           "@[probefunc] = count();", "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8] = max(1);"}) {
+                           "@[arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8] = max(1);"}) {
     INFO(body);
     CHECK(uses_scratch(body));
   }
