@@ -178,12 +178,13 @@ bool uses_task_fields(const ir::program& program) {
   return uses;
 }
 
-// Whether the program has pid or USDT probes, whose processes (or, for PROVIDER*, processes
-// started later) may bring objects with more of them.
+// Whether a probe description is of pid or USDT probes, whose processes (or, for PROVIDER*,
+// processes started later) may bring objects with more of them.
+bool follows_processes(const ir::probe& p) { return process_of(p).has_value() || follows_new_processes(p); }
+
 bool follows_processes(const ir::program& program) {
   return std::any_of(program.clauses.begin(), program.clauses.end(), [](const ir::clause& c) {
-    return std::any_of(c.probes.begin(), c.probes.end(),
-                       [](const ir::probe& p) { return process_of(p).has_value() || follows_new_processes(p); });
+    return std::any_of(c.probes.begin(), c.probes.end(), [](const ir::probe& p) { return follows_processes(p); });
   });
 }
 
@@ -1198,12 +1199,17 @@ driver::driver(const ir::program& program, driver_options options) : state_(std:
   st.bind_probes();
 
   // Libraries a process maps later bring probes whose names are not known yet: string keys
-  // holding probe names are then as wide as any string.
+  // holding probe names are then as wide as any string, but for a provider or probe name its
+  // description spells out (`shop$target:::order`). A pid probe's module and function may be
+  // named otherwise than the description names them (`a.out`, a demangled name).
   auto names = st.infos;
-  if (follows_processes(program)) {
-    const std::string any_name(std::size_t{1} << 16, ' ');
-    names.push_back({0, any_name, any_name, any_name, any_name, {}, {}});
-  }
+  const std::string any_name(std::size_t{1} << 16, ' ');
+  const auto spelled_out = [&](const std::string& field) {
+    return field.empty() || has_glob(field) ? any_name : field;
+  };
+  for (const auto& c : program.clauses)
+    for (const auto& p : c.probes)
+      if (follows_processes(p)) names.push_back({0, spelled_out(p.provider), any_name, any_name, spelled_out(p.name), {}, {}});
   st.plan = plan_layout(program, names, st.cpus, options.nspec, st.scratch_prefix, st.options.aggsize);
   st.plan.walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   if (options.cpu && *options.cpu >= st.cpus)

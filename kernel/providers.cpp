@@ -37,8 +37,6 @@ bool matches(const std::string& pattern, const std::string& text) {
   return pattern.empty() || ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-bool has_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
-
 // tracefs is readable by root alone unless mounted otherwise: to a user with CAP_BPF and
 // CAP_PERFMON it would look empty, and every description would match no probe.
 [[noreturn]] void unreadable(const std::string& path, int e) {
@@ -421,6 +419,8 @@ const unserved_provider* unserved(const ir::probe& p) {
 }
 
 }  // namespace
+
+bool has_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
 // Calls newer than Debian 12's headers. From 424 on, every architecture numbers new calls alike
 // (each checked here by calling it under its own syscalls tracepoint).

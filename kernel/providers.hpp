@@ -75,6 +75,9 @@ class probe_numbering {
 /// sched:::on-cpu that needs a kprobe or an fentry program); nothing when no reason is known.
 std::optional<std::string> unavailable_reason(const ir::probe& description);
 
+/// Whether a probe description's field is a pattern (`*`, `?`, `[`) rather than one name.
+bool has_glob(const std::string& field);
+
 /// The process a pid or USDT provider names (pid1234, myprov1234); nothing for any other.
 std::optional<std::int64_t> process_of(const ir::probe& description);
 

@@ -221,6 +221,18 @@ TEST_CASE("a program needing no scratch memory never looks it up", "[kernel][cod
   }
 }
 
+// A string key holding one of the probe's names is as wide as that name can be over the program's
+// probes (with its NUL, in words), so that a short name makes a key the front cache takes.
+TEST_CASE("a key of a probe's name is as wide as the longest of that name", "[kernel][codegen]") {
+  const auto program = compiled("syscall::read:entry { @n[probename] = count(); @m[probemod] = count(); "
+                                "@f[probefunc, probeprov] = count(); @l[\"twelve chars\"] = count(); }");
+  const std::vector<engine::probe_info> probes = {{1, "prov", "a_module_name_of_31_characters_", "read", "entry", {0}, {0}},
+                                                  {2, "provider_nine", "m", "f", "return", {0}, {0}}};
+  kernel::scratch_plan scratch;
+  const auto layout = kernel::plan_layout(program, probes, 1, 1, scratch);
+  CHECK(layout.key_widths == std::vector<std::vector<std::uint32_t>>{{8}, {32}, {8, 16}, {16}});
+}
+
 // BEGIN and END run once: the ring needs no more room than their records (each after the
 // ring's 8-byte header, 8-aligned): a clause's record (a 16-byte header, then its data), or a
 // fault's (24 bytes of data: code, value, pc, statement) and then ERROR's records, once per place
