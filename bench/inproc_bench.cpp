@@ -10,6 +10,7 @@
 #include "dtpp/d/check.hpp"
 #include "dtpp/inproc/engine.hpp"
 #include "dtpp/inproc/probe.hpp"
+#include "../tests/kernel/nop1_site.hpp"
 
 namespace {
 
@@ -33,6 +34,19 @@ void BM_probe_disabled(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_probe_disabled);
+
+// A function holding a disabled site and nothing else, at the default 5-byte nop and at
+// DTPP_PROBE_NOP1's one-byte nop (tests/kernel/nop1_site.cpp, the same function).
+[[gnu::noinline]] void nop5_site(std::int64_t i) { DTPP_PROBE(bench, alone, i); }
+
+template <void (*site)(std::int64_t)>
+void BM_disabled_site_alone(benchmark::State& state) {
+  std::int64_t i = 0;
+  for (auto _ : state) site(i++);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_disabled_site_alone<nop5_site>)->Name("BM_disabled_site_alone/nop5");
+BENCHMARK(BM_disabled_site_alone<nop1_site>)->Name("BM_disabled_site_alone/nop1");
 
 // Calls the traced operation with its site enabled by `program`, arguments 0 to 1023 over and over.
 void run_enabled_site(benchmark::State& state, const char* program) {

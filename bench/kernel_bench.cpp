@@ -41,7 +41,7 @@
 #include "dtpp/kernel/driver.hpp"
 #include "../tests/kernel/endbr64_plus_one.hpp"
 #include "../tests/kernel/nop5_plus_one.hpp"
-#include "../tests/kernel/nop5_site.hpp"
+#include "../tests/kernel/nop1_site.hpp"
 
 namespace {
 
@@ -134,7 +134,7 @@ void call_loop(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(v = function(v));
 }
 
-// A DTPP_PROBE site (a one-byte nop and its .note.stapsdt entry), reached from the kernel.
+// A DTPP_PROBE site (a 5-byte nop and its .note.stapsdt entry), reached from the kernel.
 void probe_site_loop(benchmark::State& state) {
   long i = 0;
   for (auto _ : state) {
@@ -143,10 +143,11 @@ void probe_site_loop(benchmark::State& state) {
   }
 }
 
-// The same with the site built with DTPP_PROBE_NOP5 (a 5-byte nop, which Linux 6.18 optimizes).
-void nop5_site_loop(benchmark::State& state) {
+// The same with the site built with DTPP_PROBE_NOP1 (<sys/sdt.h>'s one-byte nop, which uprobes
+// trap on).
+void nop1_site_loop(benchmark::State& state) {
   long i = 0;
-  for (auto _ : state) nop5_site(i++);
+  for (auto _ : state) nop1_site(i++);
 }
 
 // ---- pinning and the programs' own run times ----------------------------------------------------
@@ -641,11 +642,11 @@ PID_BENCHMARK(pid_under_dtpp, endbr64_entry_count, call_loop<endbr64_plus_one>, 
 PID_BENCHMARK(pid_under_dtpp, endbr64_offset_0_count, call_loop<endbr64_plus_one>, "endbr64_plus_one", "0");
 PID_BENCHMARK(pid_under_bpftrace, endbr64_entry_count, call_loop<endbr64_plus_one>, "endbr64_plus_one");
 PID_BENCHMARK(untraced, probe_site, probe_site_loop);
-PID_BENCHMARK(site_under_dtpp, nop1, probe_site_loop, "benchsite");
-PID_BENCHMARK(site_under_bpftrace, nop1, probe_site_loop, "benchsite");
-PID_BENCHMARK(untraced, nop5_probe_site, nop5_site_loop);
-PID_BENCHMARK(site_under_dtpp, nop5, nop5_site_loop, "nopfive");
-PID_BENCHMARK(site_under_bpftrace, nop5, nop5_site_loop, "nopfive");
+PID_BENCHMARK(site_under_dtpp, nop5, probe_site_loop, "benchsite");
+PID_BENCHMARK(site_under_bpftrace, nop5, probe_site_loop, "benchsite");
+PID_BENCHMARK(untraced, nop1_probe_site, nop1_site_loop);
+PID_BENCHMARK(site_under_dtpp, nop1, nop1_site_loop, "nopone");
+PID_BENCHMARK(site_under_bpftrace, nop1, nop1_site_loop, "nopone");
 
 // Launch to exit of `BEGIN { exit(0); }` as a user runs it; the peak resident memory as a counter.
 void launch_to_exit(benchmark::State& state, std::vector<std::string> command) {

@@ -1,17 +1,24 @@
 // DTPP_PROBE sites: the section the linker gathers them in, enabling them for one engine at a
-// time, firing, and disabling them once no firing is under way.
+// time, firing, disabling them once no firing is under way, and their nops in a fork()ed child.
 
+#include <link.h>
 #include <linux/membarrier.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "dtpp/agg/thread_index.hpp"
 #include "state.hpp"
@@ -139,5 +146,97 @@ void fire(probe_site& site, std::span<const std::int64_t> args) {
   }
   count.value.store(under_way, std::memory_order_release);
 }
+
+// DTPP_PROBE sites put back to their 5-byte nop in a fork()ed child. Linux 6.18 turns a uprobe on
+// the nop into a call to a trampoline page after its first hit; fork() copies the call but not the
+// page (the kernel maps it VM_DONTCOPY), so a child reaching the site would call nothing and die of
+// SIGSEGV. The sites are listed in `.note.dtpp` notes (dtpp/inproc/probe.hpp) of the loaded
+// objects. Before each fork() the parent picks those that are not the nop any more; the child, one
+// thread still, writes the nop back over any of them that is not a uprobe's breakpoint on it, and
+// runs on untraced at those sites, as DTrace leaves the children of a process it traces. The
+// parent reads its sites, which costs nothing once their pages are mapped, so that the child of an
+// untraced process touches none (each would be a page fault). Left open: a site whose uprobe is
+// placed and first hit between the parent's reading and the fork itself.
+namespace {
+
+constexpr std::array<unsigned char, 5> nop5{0x0f, 0x1f, 0x44, 0x00, 0x00};
+constexpr unsigned char breakpoint = 0xcc;  // int3, which a uprobe writes over the first byte
+
+// Filled by the parent before a fork(), read by the child after it; the mutex keeps two threads
+// forking at once from filling them together.
+std::mutex fork_mutex;
+std::vector<unsigned char*> all_sites;  // kept while no object is loaded or unloaded
+// dl_iterate_phdr's counts of objects loaded and unloaded when all_sites was listed; none yet.
+unsigned long long objects_added = ~0ull, objects_removed = ~0ull;
+std::vector<unsigned char*> changed_sites;
+std::uintptr_t page_size = 0;
+
+void list_notes(const dl_phdr_info& object) {
+  for (int i = 0; i < object.dlpi_phnum; ++i) {
+    const auto& segment = object.dlpi_phdr[i];
+    if (segment.p_type != PT_NOTE) continue;
+    const auto* note = reinterpret_cast<const char*>(object.dlpi_addr + segment.p_vaddr);
+    const auto* end = note + segment.p_memsz;
+    while (end - note >= 12) {
+      std::uint32_t name_size, desc_size, type;
+      std::memcpy(&name_size, note, 4);
+      std::memcpy(&desc_size, note + 4, 4);
+      std::memcpy(&type, note + 8, 4);
+      const char* name = note + 12;
+      const char* desc = name + ((name_size + 3) & ~3u);
+      if (name_size == 5 && std::memcmp(name, "dtpp", 5) == 0 && type == 1 && desc_size == 4) {
+        std::int32_t offset;
+        std::memcpy(&offset, desc, 4);
+        all_sites.push_back(reinterpret_cast<unsigned char*>(const_cast<char*>(desc + offset)));
+      }
+      note = desc + ((desc_size + 3) & ~3u);
+    }
+  }
+}
+
+void list_changed_sites_before_fork() {
+  fork_mutex.lock();
+  page_size = static_cast<std::uintptr_t>(::getpagesize());
+  bool first = true;
+  dl_iterate_phdr(
+      [](dl_phdr_info* object, std::size_t, void* first_object) {
+        if (*static_cast<bool*>(first_object)) {
+          *static_cast<bool*>(first_object) = false;
+          if (object->dlpi_adds == objects_added && object->dlpi_subs == objects_removed) return 1;
+          all_sites.clear();
+          objects_added = object->dlpi_adds;
+          objects_removed = object->dlpi_subs;
+        }
+        list_notes(*object);
+        return 0;
+      },
+      &first);
+  changed_sites.clear();
+  for (auto* site : all_sites)
+    if (std::memcmp(site, nop5.data(), nop5.size()) != 0) changed_sites.push_back(site);
+}
+
+void unlock_in_parent() { fork_mutex.unlock(); }
+
+// Async-signal-safe: the child of a threaded process may call nothing else before exec().
+void restore_sites_in_child() {
+  for (auto* site : changed_sites) {
+    const bool nop = std::memcmp(site, nop5.data(), nop5.size()) == 0;
+    const bool uprobe_breakpoint =
+        site[0] == breakpoint && std::memcmp(site + 1, nop5.data() + 1, nop5.size() - 1) == 0;
+    if (nop || uprobe_breakpoint) continue;  // the kernel takes its own breakpoint out
+    auto* first_page = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(site) & ~(page_size - 1));
+    const auto length = static_cast<std::size_t>(site + nop5.size() - static_cast<unsigned char*>(first_page));
+    if (::mprotect(first_page, length, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) continue;
+    std::memcpy(site, nop5.data(), nop5.size());
+    ::mprotect(first_page, length, PROT_READ | PROT_EXEC);
+  }
+  fork_mutex.unlock();
+}
+
+[[maybe_unused]] const int fork_handlers_registered =
+    ::pthread_atfork(list_changed_sites_before_fork, unlock_in_parent, restore_sites_in_child);
+
+}  // namespace
 
 }  // namespace dtpp::inproc

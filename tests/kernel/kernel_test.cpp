@@ -39,7 +39,8 @@
 #include "dtpp/kernel/driver.hpp"
 #include "dtpp/kernel/types.hpp"
 #include "dtpp/print/frames.hpp"
-#include "nop5_site.hpp"
+#include "library_site.hpp"
+#include "nop1_site.hpp"
 #include "uprobes_trampoline.hpp"
 
 using namespace dtpp;
@@ -769,21 +770,20 @@ TEST_CASE("a DTPP_PROBE site fires in the kernel engine as a USDT probe, with it
   CHECK(static_cast<std::int64_t>(words(3)) == -3);
 }
 
-// A site built with DTPP_PROBE_NOP5 is a 5-byte nop: Linux 6.18 turns the uprobe on it into a
-// call after its first hit (the process gains the trampoline), and every firing still counts,
-// in the kernel and in the process's own engine at once.
-TEST_CASE("a DTPP_PROBE_NOP5 site traced from the kernel 10000 times counts 10000, through the uprobe trampoline") {
-  REQUIRE_KERNEL();
-  REQUIRE_FALSE(has_uprobes_trampoline());
-  kernel::driver k(compile("nopfive" + me() + ":::tick { @n = count(); @s = sum(arg0); @m = min(arg0); }"));
-  inproc::engine local(compile("nopfive:::tick { @n = count(); @s = sum(arg0); }"));
+// Fires nopfive:::tick once with arg0 = i, at a site of the default kind: the 5-byte nop.
+[[gnu::noinline]] void nop5_site(std::int64_t i) { DTPP_PROBE(nopfive, tick, i); }
+
+// Traces a site from the kernel and in the process's own engine at once, fires it 10000 times,
+// and checks that both counted every firing.
+void count_site_firings(const std::string& provider, void (*site)(std::int64_t)) {
+  kernel::driver k(compile(provider + me() + ":::tick { @n = count(); @s = sum(arg0); @m = min(arg0); }"));
+  inproc::engine local(compile(provider + ":::tick { @n = count(); @s = sum(arg0); }"));
   k.go();
   local.go();
   constexpr std::int64_t firings = 10000;
-  for (std::int64_t i = -1; i < firings - 1; ++i) nop5_site(i);
+  for (std::int64_t i = -1; i < firings - 1; ++i) site(i);
   k.stop();
   local.stop();
-  CHECK(has_uprobes_trampoline());
   const auto word = [](const agg::live_aggregation& a) {
     const auto t = a.snapshot();
     REQUIRE(t.size() == 1);
@@ -795,6 +795,60 @@ TEST_CASE("a DTPP_PROBE_NOP5 site traced from the kernel 10000 times counts 1000
   CHECK(word(k.aggregation(3)) == -1);
   CHECK(word(local.aggregation(1)) == firings);
   CHECK(word(local.aggregation(2)) == sum);
+}
+
+// Linux 6.18 turns the uprobe on a site's 5-byte nop into a call after its first hit: the process
+// gains the trampoline, and no firing traps from then on.
+TEST_CASE("a DTPP_PROBE site traced from the kernel 10000 times counts 10000, through the uprobe trampoline") {
+  REQUIRE_KERNEL();
+  REQUIRE_FALSE(has_uprobes_trampoline());
+  count_site_firings("nopfive", nop5_site);
+  CHECK(has_uprobes_trampoline());
+}
+
+// DTPP_PROBE_NOP1's one-byte nop is never optimized: each firing traps.
+TEST_CASE("a DTPP_PROBE_NOP1 site traced from the kernel 10000 times counts 10000, trapping") {
+  REQUIRE_KERNEL();
+  count_site_firings("nopone", nop1_site);
+  CHECK_FALSE(has_uprobes_trampoline());
+}
+
+// fork() copies the call the kernel wrote over a site after its first hit, but not the trampoline
+// it calls: dtpp's fork handler puts the nop back in the child, which then runs through the site
+// untraced (the probes name the parent), whether the site is in the executable or in a shared
+// library. A child forked before the first hit inherits the uprobe's breakpoint instead, which the
+// kernel takes out when the child reaches it. No child's firing counts, and the parent's count
+// stays exact.
+TEST_CASE("children forked before and after traced sites' first hits run through them, the parent's count exact") {
+  REQUIRE_KERNEL();
+  kernel::driver k(compile("nopfive" + me() + ":::tick, libsite" + me() +
+                           ":::tick { @n[probeprov] = count(); @s[probeprov] = sum(arg0); }"));
+  k.go();
+  const auto child_status = [] {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      for (int i = 0; i < 10; ++i) {
+        nop5_site(1000);
+        library_site(1000);
+      }
+      ::_exit(0);
+    }
+    int status = -1;
+    ::waitpid(pid, &status, 0);
+    return status;
+  };
+  CHECK(child_status() == 0);
+  nop5_site(1);
+  library_site(10);
+  REQUIRE(has_uprobes_trampoline());
+  CHECK(child_status() == 0);  // with no fork handler: killed by SIGSEGV, status 11
+  nop5_site(2);
+  library_site(20);
+  k.stop();
+  CHECK(first_words(k.aggregation(1).snapshot()) ==
+        std::map<std::string, std::int64_t>{{"libsite" + me(), 2}, {"nopfive" + me(), 2}});
+  CHECK(first_words(k.aggregation(2).snapshot()) ==
+        std::map<std::string, std::int64_t>{{"libsite" + me(), 30}, {"nopfive" + me(), 3}});
 }
 
 TEST_CASE("stack() and ustack() keep the kernel's and the process's frames, named") {

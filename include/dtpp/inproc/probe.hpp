@@ -8,19 +8,28 @@
 #endif
 #include <sys/sdt.h>
 
-// DTPP_PROBE_NOP5, defined for the whole program (-DDTPP_PROBE_NOP5), makes the sites of x86-64
-// code the 5-byte nop `0f 1f 44 00 00` instead of <sys/sdt.h>'s one-byte `nop` (the other
-// <sys/sdt.h> sites of those files too). Linux 6.18 turns a uprobe on that nop into a call to a
-// trampoline after its first hit, no trap from then on: a site traced from the kernel costs 1.6 us
-// a firing instead of 6.3 us here. Not the default: on 6.18 the child of a fork() made after such a
-// site was hit inherits the call but not the trampoline, and dies of SIGSEGV if it reaches the
-// site (docs/performance.md, "pid probes (issue #11)"). Nothing changes in-process.
-#if defined(DTPP_PROBE_NOP5) && defined(__x86_64__)
+// On x86-64 a site is the 5-byte nop `0f 1f 44 00 00` rather than <sys/sdt.h>'s one-byte `nop`
+// (so are the other <sys/sdt.h> sites of the files that include this header): Linux 6.18 turns a
+// uprobe on that nop into a call to a trampoline after its first hit, no trap from then on, so a
+// site traced from the kernel costs 1.6 us a firing instead of 6.3 us here. A fork()ed child
+// inherits the call but not the trampoline; each site is therefore listed in a `.note.dtpp` note
+// too, from which the child puts the nop back (src/inproc/sites.cpp). Plain <sys/sdt.h> sites have
+// no note, nor is a child made without the C library's fork() restored: such a program defines
+// DTPP_PROBE_NOP1 for every file, which keeps the one-byte nop. Nothing changes in-process.
+#if defined(__x86_64__) && !defined(DTPP_PROBE_NOP1)
 #undef _SDT_NOP
 // One statement a byte: <sys/sdt.h> passes this text through a one-argument macro (no commas).
 // clang-format off
 #define _SDT_NOP .byte 0x0f; .byte 0x1f; .byte 0x44; .byte 0x00; .byte 0x00
 // clang-format on
+// The note of the site just placed (label 990, <sys/sdt.h>'s): owner "dtpp", type 1, the site's
+// offset from the descriptor, so that it needs no relocation at load. "?" puts the note in the
+// section group of the site's function, so that the linker keeps or drops the two together.
+#define DTPP_PROBE_NOTE_                                                                        \
+  asm volatile(".pushsection .note.dtpp,\"a?\",@note\n.balign 4\n.4byte 5, 4, 1\n"            \
+               ".asciz \"dtpp\"\n.balign 4\n.4byte 990b - .\n.popsection")
+#else
+#define DTPP_PROBE_NOTE_ (void)0
 #endif
 
 #include <atomic>
@@ -74,6 +83,7 @@ template <class... Args>
 #define DTPP_PROBE(provider, name, ...)                                                         \
   do {                                                                                          \
     STAP_PROBEV(provider, name __VA_OPT__(, ) __VA_ARGS__);                                    \
+    DTPP_PROBE_NOTE_;                                                                           \
     [[gnu::section("dtpp_probes"), gnu::used]] static constinit ::dtpp::inproc::probe_site     \
         dtpp_probe_site_{#provider, #name, __func__};                                          \
     if (dtpp_probe_site_.enabled.load(std::memory_order_relaxed)) [[unlikely]]                 \
