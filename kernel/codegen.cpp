@@ -1321,8 +1321,6 @@ class builder {
     e_.bind(done);
   }
 
-  // A string whose bytes are read (by a subroutine, into a record or a key): NULL faults at 0,
-  // as DTrace's does.
   // The text of a string this probe's program knows when it is made: a literal (not NULL) or one
   // of the probe's names.
   std::optional<std::string> constant_string(const expr& e) const {
@@ -1343,6 +1341,8 @@ class builder {
     return text->substr(0, l_.string_chars);
   }
 
+  // A string whose bytes are read (by a subroutine, into a record or a key): NULL faults at 0,
+  // as DTrace's does.
   place string_operand(const expr& e, int depth) {
     const auto s = eval_string(e, depth);
     if (may_be_null(e)) fault_if_null(s, std::nullopt, depth);
@@ -1350,8 +1350,9 @@ class builder {
   }
 
   place eval_string(const expr& e, int depth) {
+    if (const auto text = constant_string(e)) return literal(*text);
     switch (e.kind) {
-      case kind_t::string: return e.value == 1 ? null_literal() : literal(e.text);
+      case kind_t::string: return null_literal();  // the only string constant_string leaves
       case kind_t::builtin: {
         switch (static_cast<ir::builtin>(e.index)) {
           case ir::builtin::execname: {
@@ -1363,12 +1364,7 @@ class builder {
             call_on_task(BPF_FUNC_get_current_comm);
             return {r7, at};
           }
-          case ir::builtin::probeprov: return literal(t_->info.provider);
-          case ir::builtin::probemod: return literal(t_->info.module);
-          case ir::builtin::probefunc:
-            if (t_->probe_table) return {r7, probe_area_ + probe_entry_name};
-            return literal(t_->info.function);
-          case ir::builtin::probename: return literal(t_->info.name);
+          case ir::builtin::probefunc: return {r7, probe_area_ + probe_entry_name};  // a probe table's
           default: break;
         }
         break;
