@@ -1340,7 +1340,13 @@ parse_result parse(const source_file& source, bool script_file, bool pspec) {
         report_syntax_error(where);
         // A second type in one declaration: its own declaration is this one's too.
         const auto from = detail::syntax_error(text, where).tag == "D_DECL_COMBO" ? where : start;
-        at = std::min(std::max(detail::declaration_end(text, from), where + 1), text.size());
+        const auto end = detail::declaration_end(text, from);
+        // The broken declaration is skipped through its ';' or braces. Not a translator: its body
+        // (`member = expression;`) reads as clauses, and its `};` may be what is missing, so
+        // reading on would report errors that are not there; nothing after it is read, as DTrace
+        // reads nothing after its first error.
+        if (std::is_same_v<decltype(item), ast::translator>) stopped = true;
+        at = std::min(std::max(end, where + 1), text.size());
       } catch (const parser::too_deep& deep) {
         report_too_deep(deep);
         at = std::min(text.find(';', deep.at), text.size() - 1) + 1;
