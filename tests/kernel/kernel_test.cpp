@@ -157,18 +157,25 @@ std::size_t tracefs_uprobes() {
   return n;
 }
 
-// Maps in the whole system named `name` (vtimestamp's task storage: dtpp_vtime).
-std::size_t maps_named(const char* name) {
-  std::size_t n = 0;
-  for (__u32 id = 0; bpf_map_get_next_id(id, &id) == 0;) {
+// The information of every BPF map in the system made after map `after` (0: all), in id order.
+std::vector<bpf_map_info> maps_since(__u32 after) {
+  std::vector<bpf_map_info> maps;
+  for (__u32 id = after; bpf_map_get_next_id(id, &id) == 0;) {
     const int f = bpf_map_get_fd_by_id(id);
     if (f < 0) continue;
     bpf_map_info info{};
     __u32 size = sizeof info;
-    if (bpf_obj_get_info_by_fd(f, &info, &size) == 0) n += std::string(info.name) == name;
+    if (bpf_obj_get_info_by_fd(f, &info, &size) == 0) maps.push_back(info);
     ::close(f);
   }
-  return n;
+  return maps;
+}
+
+// Maps in the whole system named `name` (vtimestamp's task storage: dtpp_vtime).
+std::size_t maps_named(const char* name) {
+  const auto maps = maps_since(0);
+  return static_cast<std::size_t>(
+      std::count_if(maps.begin(), maps.end(), [&](const bpf_map_info& m) { return std::string(m.name) == name; }));
 }
 
 // The id of the newest BPF map in the system (0: none); ids only grow.
@@ -181,14 +188,8 @@ __u32 newest_map_id() {
 // The key sizes of the aggregations' hashes (dtpp_agg) made after map `after`, in id order.
 std::vector<std::uint32_t> aggregation_key_sizes_since(__u32 after) {
   std::vector<std::uint32_t> sizes;
-  for (__u32 id = after; bpf_map_get_next_id(id, &id) == 0;) {
-    const int f = bpf_map_get_fd_by_id(id);
-    if (f < 0) continue;
-    bpf_map_info info{};
-    __u32 size = sizeof info;
-    if (bpf_obj_get_info_by_fd(f, &info, &size) == 0 && std::string(info.name) == "dtpp_agg") sizes.push_back(info.key_size);
-    ::close(f);
-  }
+  for (const auto& m : maps_since(after))
+    if (std::string(m.name) == "dtpp_agg") sizes.push_back(m.key_size);
   return sizes;
 }
 
